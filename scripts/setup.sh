@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# One-time (idempotent) machine setup for omniplane on Debian 12, as root:
+#   1. Debian packages the build, tests, fuzzers and tools need;
+#   2. DPDK's driver-SDK headers, taken from Debian's own dpdk source package
+#      of exactly the installed version (Debian's libdpdk-dev does not ship
+#      them), into the git-ignored .sdk/ directory of this checkout;
+#   3. 2 MB hugepages and a hugetlbfs mount, when the kernel allows it.
+#
+# Usage: scripts/setup.sh [--check]
+#   --check  only report what is missing; exit 1 if anything is.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+sdk_root="$top/.sdk"
+
+packages=(
+	dpdk dpdk-dev libdpdk-dev libnuma-dev
+	meson ninja-build pkg-config gcc
+	libcmocka-dev libpcap-dev tshark
+	clang libclang-rt-14-dev
+	python3-pyelftools dpkg-dev
+)
+
+# The seven headers a PMD needs and Debian does not install, with their
+# path inside DPDK's source tree.
+sdk_headers=(
+	lib/eal/include/bus_driver.h
+	lib/eal/include/dev_driver.h
+	lib/ethdev/ethdev_driver.h
+	lib/ethdev/ethdev_pci.h
+	lib/ethdev/ethdev_vdev.h
+	drivers/bus/vdev/bus_vdev_driver.h
+	drivers/bus/pci/bus_pci_driver.h
+)
+
+log() { echo "setup: $*"; }
+
+missing_packages() {
+	local p
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || echo "$p"
+	done
+}
+
+# Upstream DPDK version of the installed libdpdk-dev, e.g. 22.11.11.
+dpdk_upstream_version() {
+	dpkg-query -W -f='${Version}\n' libdpdk-dev 2>/dev/null | sed -e 's/^[0-9]*://' -e 's/-[^-]*$//'
+}
+
+sdk_dir() {
+	echo "$sdk_root/dpdk-$(dpdk_upstream_version)/include"
+}
+
+sdk_complete() {
+	local d h
+	d=$(sdk_dir)
+	for h in "${sdk_headers[@]}"; do
+		[ -s "$d/$(basename "$h")" ] || return 1
+	done
+}
+
+check_only() {
+	local rc=0 miss
+	miss=$(missing_packages)
+	if [ -n "$miss" ]; then
+		log "missing packages: $(echo $miss)"
+		rc=1
+	fi
+	if [ -z "$(dpdk_upstream_version)" ] || ! sdk_complete; then
+		log "missing DPDK driver-SDK headers in $sdk_root"
+		rc=1
+	fi
+	return $rc
+}
+
+if [ "${1:-}" = "--check" ]; then
+	check_only
+	exit $?
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "setup: must run as root (it installs packages and sets up hugepages)" >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+
+# apt lists: refresh once per setup run when anything must be installed.
+apt_updated=0
+apt_update() {
+	if [ $apt_updated -eq 0 ]; then
+		log "apt-get update"
+		apt-get update -qq
+		apt_updated=1
+	fi
+}
+
+# 1. packages
+miss=$(missing_packages)
+if [ -n "$miss" ]; then
+	apt_update
+	log "installing: $(echo $miss)"
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $miss >/dev/null
+else
+	log "packages: all present"
+fi
+
+# 2. driver-SDK headers from Debian's dpdk source package
+ensure_deb_src() {
+	if apt-get source --print-uris dpdk >/dev/null 2>&1; then
+		return 0
+	fi
+	local f=/etc/apt/sources.list.d/omniplane-deb-src.sources
+	log "adding deb-src entries ($f)"
+	: > "$f.tmp"
+	local s
+	for s in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$s" ] || continue
+		[ "$s" = "$f" ] && continue
+		# Only Debian's own archives carry the dpdk source package.
+		grep -q 'debian' "$s" || continue
+		sed -n -e 's/^Types: deb$/Types: deb-src/' -e '/^#/d' -e p "$s" >> "$f.tmp"
+		echo >> "$f.tmp"
+	done
+	if [ -f /etc/apt/sources.list ]; then
+		sed -n -e 's/^deb \(.*debian.*\)$/deb-src \1/p' /etc/apt/sources.list > \
+			/etc/apt/sources.list.d/omniplane-deb-src.list
+	fi
+	mv "$f.tmp" "$f"
+	apt_updated=0
+	apt_update
+}
+
+if sdk_complete; then
+	log "DPDK driver-SDK headers: present in $(sdk_dir)"
+else
+	debver=$(dpkg-query -W -f='${Version}\n' libdpdk-dev)
+	ensure_deb_src
+	work=$(mktemp -d /var/tmp/omniplane-dpdk-src.XXXXXX)
+	trap 'rm -rf "$work"' EXIT
+	log "fetching Debian source package dpdk=$debver"
+	(cd "$work" && apt-get source -qq --download-only "dpdk=$debver" >/dev/null)
+	dsc=$(ls "$work"/dpdk_*.dsc)
+	(cd "$work" && dpkg-source -q -x "$dsc" src >/dev/null)
+	dest=$(sdk_dir)
+	mkdir -p "$dest.tmp"
+	for h in "${sdk_headers[@]}"; do
+		cp "$work/src/$h" "$dest.tmp/"
+	done
+	rm -rf "$dest"
+	mv "$dest.tmp" "$dest"
+	log "DPDK driver-SDK headers: installed in $dest"
+fi
+
+# 3. hugepages (best effort: containers and some VMs do not allow them)
+hp_sys=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+want_pages=${OMNIPLANE_HUGEPAGES:-1024}
+if [ -w "$hp_sys" ] && [ "$(cat "$hp_sys")" -lt "$want_pages" ]; then
+	echo "$want_pages" > "$hp_sys" 2>/dev/null || true
+fi
+if ! mountpoint -q /dev/hugepages 2>/dev/null; then
+	mkdir -p /dev/hugepages 2>/dev/null || true
+	mount -t hugetlbfs -o pagesize=2M nodev /dev/hugepages 2>/dev/null || true
+fi
+have_pages=$(cat "$hp_sys" 2>/dev/null || echo 0)
+if [ "$have_pages" -gt 0 ] && mountpoint -q /dev/hugepages; then
+	log "hugepages: $have_pages x 2 MB, hugetlbfs on /dev/hugepages"
+else
+	log "hugepages: not available on this kernel; runs fall back to --no-huge"
+fi
+log "done"
