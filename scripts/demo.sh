@@ -19,9 +19,14 @@ cd "$top"
 . scripts/lib.sh
 frames=${1:-2000}
 
-ensure_setup
-configure build
-ninja -C build >/dev/null
+# OMNIPLANE_BUILD_DIR: use an existing build (the system test does).
+build=${OMNIPLANE_BUILD_DIR:-}
+if [ -z "$build" ]; then
+	ensure_setup
+	build=build
+	configure "$build"
+	ninja -C "$build" >/dev/null
+fi
 
 work=$(mktemp -d /var/tmp/omniplane-demo.XXXXXX)
 prefix="omniplane-demo-$$"
@@ -35,7 +40,7 @@ echo "== $frames Ethernet frames (60..1514 bytes: ARP, IPv4, 802.1Q, IPv6)"
 scripts/gen-frames.sh "$frames" "$work/in.pcap" 1
 
 echo "== DPDK pipeline: net_pcap -> encap -> net_ring wire -> decap -> net_pcap"
-build/examples/opa16b-loopback/opa16b-loopback \
+"$build/examples/opa16b-loopback/opa16b-loopback" \
 	-l 0 --no-pci --no-huge -m 256 --no-shconf --no-telemetry \
 	--file-prefix "$prefix" --log-level=lib.eal:warning \
 	--vdev "net_pcap0,rx_pcap=$work/in.pcap" --vdev net_ring0 \
@@ -58,7 +63,7 @@ fi
 echo "identical: every frame, in order, byte for byte"
 
 echo "== the same frames as 16B packets on the fabric (opa16b-pcap + tshark, first 3)"
-build/app/opa16b-pcap/opa16b-pcap encap --slid 1 --dlid 2 --vesw 1 \
+"$build/app/opa16b-pcap/opa16b-pcap" encap --slid 1 --dlid 2 --vesw 1 \
 	"$work/in.pcap" "$work/wire.pcap" >/dev/null
 tshark -r "$work/wire.pcap" -c 3 \
 	-o 'uat:user_dlts:"User 0 (DLT=147)","eth_withoutfcs","20","","0",""' 2>/dev/null

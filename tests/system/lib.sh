@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# Minimal harness for system tests written in bash (sourced).
+# Each check names the behaviour it proves; finish prints
+# "N passed, N failed" and sets the exit status.
+
+passed=0
+failed=0
+
+pass() {
+	passed=$((passed + 1))
+	echo "ok - $1"
+}
+
+fail() {
+	failed=$((failed + 1))
+	echo "not ok - $1"
+	[ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/#   /'
+	return 0
+}
+
+# expect_eq NAME EXPECTED ACTUAL
+expect_eq() {
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1" "expected: $2
+actual:   $3"
+	fi
+}
+
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
+# A work directory removed on exit.
+work=$(mktemp -d /var/tmp/omniplane-systest.XXXXXX)
+trap 'rm -rf "$work"' EXIT
