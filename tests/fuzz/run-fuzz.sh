@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# Run a libFuzzer target for a bounded number of runs from its seed corpus,
+# growing a corpus in the build directory (never in the source tree).
+# Usage: run-fuzz.sh TARGET SEED_DIR WORK_DIR RUNS
+set -euo pipefail
+target=$1
+seeds=$2
+work=$3
+runs=$4
+mkdir -p "$work/corpus" "$work/artifacts"
+exec "$target" -runs="$runs" -seed=1 -max_len=16400 -print_final_stats=1 \
+	-artifact_prefix="$work/artifacts/" "$work/corpus" "$seeds"
