@@ -107,15 +107,23 @@ uint16_t
 opa16b_vnic_encap_burst_same(struct rte_mbuf **pkts, uint16_t nb_pkts,
 			     const struct opa16b_vnic_fields *f)
 {
+	uint8_t tmpl[OPA16B_VNIC_HDR_LEN];
+	uint32_t dw0;
 	uint16_t i;
-	int ret;
+	void *hdr;
+	int err = 0;
 
+	/* Only the Length differs between packets: build the header once. */
+	opa16b_vnic_hdr_write(tmpl, f, 0);
+	dw0 = opa16b_dw_get(tmpl, 0);
 	for (i = 0; i < nb_pkts; i++) {
-		ret = opa16b_vnic_encap(pkts[i], f);
-		if (unlikely(ret != 0)) {
-			rte_errno = -ret;
+		hdr = opa16b_vnic_encap_frame(pkts[i], &err);
+		if (unlikely(hdr == NULL)) {
+			rte_errno = -err;
 			break;
 		}
+		memcpy(hdr, tmpl, sizeof(tmpl));
+		opa16b_dw_set(hdr, 0, dw0 | ((pkts[i]->pkt_len / 8) << OPA16B_DW0_LEN_SHIFT));
 	}
 	return i;
 }
