@@ -25,9 +25,34 @@ ensure_setup
 echo "== build (gcc, -Werror)"
 configure build -Dwerror=true
 ninja -C build
+total_ok=0
+total_fail=0
+total_skip=0
+# run_suites DIR SUITES...: meson test, tallying meson's own summary counts.
+run_suites() {
+	local dir=$1 log rc ok fail skip s args=()
+	shift
+	for s in "$@"; do args+=(--suite "$s"); done
+	log=$(mktemp)
+	set +e
+	OMNIPLANE_PERF_QUICK=1 meson test -C "$dir" --print-errorlogs "${args[@]}" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	ok=$(awk '/^Ok:/ { print $2 }' "$log")
+	fail=$(awk '/^Fail:|^Timeout:|^Unexpected Pass:/ { n += $NF } END { print n + 0 }' "$log")
+	skip=$(awk '/^Skipped:/ { print $2 }' "$log")
+	rm -f "$log"
+	total_ok=$((total_ok + ${ok:-0}))
+	total_fail=$((total_fail + ${fail:-0}))
+	total_skip=$((total_skip + ${skip:-0}))
+	if [ "$rc" -ne 0 ] && [ "${fail:-0}" -eq 0 ]; then
+		total_fail=$((total_fail + 1)) # meson itself failed
+	fi
+	return 0
+}
+
 echo "== tests: unit, pmd, system, perf (quick)"
-OMNIPLANE_PERF_QUICK=1 meson test -C build --print-errorlogs \
-	--suite unit --suite pmd --suite system --suite perf
+run_suites build unit pmd system perf
 
 if [ $asan -eq 1 ]; then
 	echo "== build (clang, ASan + UBSan, libFuzzer)"
@@ -35,6 +60,7 @@ if [ $asan -eq 1 ]; then
 		-Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C build-asan
 	echo "== tests under ASan + UBSan: unit, pmd, fuzz"
-	meson test -C build-asan --print-errorlogs --suite unit --suite pmd --suite fuzz
+	run_suites build-asan unit pmd fuzz
 fi
-echo "== all suites passed"
+echo "test.sh: $total_ok passed, $total_fail failed, $total_skip skipped"
+[ "$total_fail" -eq 0 ] && [ "$total_ok" -gt 0 ]
