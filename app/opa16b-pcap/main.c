@@ -11,9 +11,11 @@
  *   opa16b-pcap decap [--mtu N] IN.pcap OUT.pcap
  *
  * Output goes to a temporary file renamed over OUT.pcap only when the whole
- * conversion succeeded, so a failed run never leaves a partial capture.
+ * conversion succeeded, so a failed run never leaves a partial capture
+ * (an existing FIFO or device as OUT is written directly, never replaced).
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <pcap/pcap.h>
 
@@ -49,73 +52,110 @@ usage(FILE *out)
 		prog, prog, OPA16B_VNIC_ETH_MAX - OPA16B_VNIC_ETH_OVERHEAD);
 }
 
-/* Parse a decimal or 0x-hex number no larger than max. */
+/* Parse a decimal or 0x-hex number no larger than max: digits only. */
 static int
-parse_num(const char *name, const char *s, unsigned long max, unsigned long *val)
+parse_num(const char *name, const char *arg, unsigned long max, unsigned long *val)
 {
-	int base = 10;
+	const char *s = arg, *c;
+	int hex = 0;
 	char *end;
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
+		hex = 1;
 		s += 2;
 	}
-	if (*s == '\0' || *s == '-' || *s == '+' || *s == ' ') {
-		fprintf(stderr, "%s: --%s: not a number\n", prog, name);
+	for (c = s; *c != '\0'; c++)
+		if (!(hex ? isxdigit((unsigned char)*c) : isdigit((unsigned char)*c)))
+			break;
+	if (*s == '\0' || *c != '\0') {
+		fprintf(stderr, "%s: --%s: '%s' is not a decimal or 0x-hex number\n",
+			prog, name, arg);
 		return -1;
 	}
 	errno = 0;
-	*val = strtoul(s, &end, base);
-	if (*end != '\0') {
-		fprintf(stderr, "%s: --%s: not a number\n", prog, name);
-		return -1;
-	}
+	*val = strtoul(s, &end, hex ? 16 : 10);
 	if (errno == ERANGE || *val > max) {
 		fprintf(stderr, "%s: --%s: %s is too wide for the field (max %lu / 0x%lx)\n",
-			prog, name, s, max, max);
+			prog, name, arg, max, max);
 		return -1;
 	}
 	return 0;
 }
 
+/*
+ * Output capture. A regular file (or a new one) is written to a temporary
+ * file made with mkstemp() beside it and renamed into place only when the
+ * whole conversion succeeded; anything else that exists (a FIFO, a device,
+ * /dev/stdout) is written directly, never replaced.
+ */
 struct output {
 	pcap_t *dead;
 	pcap_dumper_t *dumper;
+	FILE *fp;
 	char tmp_path[PATH_MAX];
 	const char *path;
+	int direct;
 };
 
 static int
 output_open(struct output *o, const char *path, int linktype)
 {
+	struct stat st;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
 	o->path = path;
-	if ((size_t)snprintf(o->tmp_path, sizeof(o->tmp_path), "%s.tmp.%d", path,
-			     (int)getpid()) >= sizeof(o->tmp_path)) {
-		fprintf(stderr, "%s: %s: path too long\n", prog, path);
+	o->direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	if (o->direct) {
+		o->fp = fopen(path, "w");
+	} else {
+		if ((size_t)snprintf(o->tmp_path, sizeof(o->tmp_path), "%s.tmp.XXXXXX",
+				     path) >= sizeof(o->tmp_path)) {
+			fprintf(stderr, "%s: %s: path too long\n", prog, path);
+			return -1;
+		}
+		fd = mkstemp(o->tmp_path);
+		o->fp = fd < 0 ? NULL : fdopen(fd, "w");
+		if (o->fp == NULL && fd >= 0) {
+			close(fd);
+			unlink(o->tmp_path);
+		}
+	}
+	if (o->fp == NULL) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 		return -1;
 	}
 	o->dead = pcap_open_dead(linktype, SNAPLEN);
-	if (o->dead == NULL) {
-		fprintf(stderr, "%s: cannot create pcap handle\n", prog);
-		return -1;
-	}
-	o->dumper = pcap_dump_open(o->dead, o->tmp_path);
+	o->dumper = o->dead == NULL ? NULL : pcap_dump_fopen(o->dead, o->fp);
 	if (o->dumper == NULL) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, pcap_geterr(o->dead));
-		pcap_close(o->dead);
+		fprintf(stderr, "%s: %s: cannot start a pcap file\n", prog, path);
+		if (o->dead != NULL)
+			pcap_close(o->dead);
+		fclose(o->fp);
+		if (!o->direct)
+			unlink(o->tmp_path);
 		return -1;
 	}
 	return 0;
 }
 
-/* Finish the output: rename into place on success, remove it otherwise. */
+/* Finish the output: rename into place on success, remove it otherwise.
+ * Write errors anywhere in the stream are caught here (ferror is sticky).
+ */
 static int
 output_close(struct output *o, int ok)
 {
-	if (pcap_dump_flush(o->dumper) != 0)
+	if (pcap_dump_flush(o->dumper) != 0 || ferror(o->fp) ||
+	    (!o->direct && fsync(fileno(o->fp)) != 0)) {
+		if (ok)
+			fprintf(stderr, "%s: %s: write failed: %s\n", prog, o->path,
+				strerror(errno));
 		ok = 0;
-	pcap_dump_close(o->dumper);
+	}
+	pcap_dump_close(o->dumper); /* closes o->fp */
 	pcap_close(o->dead);
+	if (o->direct)
+		return ok ? 0 : -1;
 	if (ok && rename(o->tmp_path, o->path) != 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, o->path, strerror(errno));
 		ok = 0;
@@ -154,6 +194,7 @@ cmd_encap(const struct opa16b_vnic_fields *f, const char *in_path, const char *o
 	const u_char *data;
 	struct output out;
 	unsigned long n = 0;
+	FILE *report;
 	pcap_t *in;
 	int ret, ok = 1;
 
@@ -190,9 +231,10 @@ cmd_encap(const struct opa16b_vnic_fields *f, const char *in_path, const char *o
 		ok = 0;
 	}
 	pcap_close(in);
+	report = out.direct ? stderr : stdout; /* a direct output may be stdout */
 	if (output_close(&out, ok) != 0)
 		return 1;
-	printf("encapsulated: %lu\n", n);
+	fprintf(report, "encapsulated: %lu\n", n);
 	return 0;
 }
 
@@ -206,6 +248,7 @@ cmd_decap(uint32_t mtu, const char *in_path, const char *out_path)
 	unsigned long n_ok = 0;
 	const u_char *data;
 	struct output out;
+	FILE *report;
 	pcap_t *in;
 	int ret, ok = 1;
 	unsigned int i;
@@ -236,11 +279,13 @@ cmd_decap(uint32_t mtu, const char *in_path, const char *out_path)
 		ok = 0;
 	}
 	pcap_close(in);
+	report = out.direct ? stderr : stdout; /* a direct output may be stdout */
 	if (output_close(&out, ok) != 0)
 		return 1;
-	printf("decapsulated: %lu\n", n_ok);
+	fprintf(report, "decapsulated: %lu\n", n_ok);
 	for (i = OPA16B_VNIC_RX_OK + 1; i < OPA16B_VNIC_RX_ERR_MAX; i++)
-		printf("rejected %s: %" PRIu64 "\n", opa16b_vnic_rx_err_name(i), errors[i]);
+		fprintf(report, "rejected %s: %" PRIu64 "\n", opa16b_vnic_rx_err_name(i),
+			errors[i]);
 	return 0;
 }
 

@@ -51,18 +51,36 @@ opa16b_vnic_encap_buf(void *out, size_t cap, const void *frame, size_t len,
 	return (int)total;
 }
 
-void
+/* Unlink and free the empty segments after the first. */
+static void
+drop_empty_segments(struct rte_mbuf *m)
+{
+	struct rte_mbuf *prev = m, *seg, *next;
+
+	for (seg = m->next; seg != NULL; seg = next) {
+		next = seg->next;
+		if (seg->data_len == 0) {
+			prev->next = next;
+			seg->next = NULL;
+			rte_pktmbuf_free_seg(seg);
+		} else {
+			prev = seg;
+		}
+	}
+}
+
+int
 opa16b_mbuf_strip(struct rte_mbuf *m, uint32_t head, uint32_t tail)
 {
-	uint32_t new_len = m->pkt_len - head - tail;
-	uint32_t keep = new_len;
 	struct rte_mbuf *seg;
-	uint16_t nb_segs = 0;
-	uint32_t cut;
+	uint32_t keep, cut;
+	uint16_t nb_segs;
 
-	/* Leading bytes: consume from as many segments as they span. The head
-	 * segment stays (it carries the packet metadata), possibly empty.
-	 */
+	if (head > m->pkt_len || tail > m->pkt_len - head)
+		return -EINVAL;
+	keep = m->pkt_len - head - tail;
+
+	/* Leading bytes: consume from as many segments as they span. */
 	for (seg = m; head > 0 && seg != NULL; seg = seg->next) {
 		cut = RTE_MIN(head, (uint32_t)seg->data_len);
 		seg->data_off += cut;
@@ -71,7 +89,6 @@ opa16b_mbuf_strip(struct rte_mbuf *m, uint32_t head, uint32_t tail)
 	}
 	/* Trailing bytes: keep exactly 'keep' bytes, free what follows. */
 	for (seg = m; seg != NULL; seg = seg->next) {
-		nb_segs++;
 		if (seg->data_len >= keep) {
 			seg->data_len = keep;
 			if (seg->next != NULL) {
@@ -82,8 +99,30 @@ opa16b_mbuf_strip(struct rte_mbuf *m, uint32_t head, uint32_t tail)
 		}
 		keep -= seg->data_len;
 	}
+	drop_empty_segments(m);
+	/* The head segment carries the packet metadata and must stay; if it
+	 * is empty, pull the following data into it so that rte_pktmbuf_mtod()
+	 * points at the frame. Rare: only when a header spans segments.
+	 */
+	if (m->data_len == 0 && m->next != NULL) {
+		m->data_off = RTE_MIN((uint16_t)RTE_PKTMBUF_HEADROOM, m->buf_len);
+		for (seg = m->next; seg != NULL && rte_pktmbuf_tailroom(m) > 0; seg = seg->next) {
+			cut = RTE_MIN((uint32_t)seg->data_len, (uint32_t)rte_pktmbuf_tailroom(m));
+			memcpy(rte_pktmbuf_mtod_offset(m, char *, m->data_len),
+			       rte_pktmbuf_mtod(seg, char *), cut);
+			m->data_len += cut;
+			seg->data_off += cut;
+			seg->data_len -= cut;
+		}
+		drop_empty_segments(m);
+	}
+	m->pkt_len = 0;
+	for (nb_segs = 0, seg = m; seg != NULL; seg = seg->next) {
+		nb_segs++;
+		m->pkt_len += seg->data_len;
+	}
 	m->nb_segs = nb_segs;
-	m->pkt_len = new_len;
+	return 0;
 }
 
 uint16_t

@@ -80,8 +80,11 @@ opa16b_fm_parse(const void *pkt, size_t len, struct opa16b_fm_info *info)
 {
 	const uint8_t *p = pkt;
 
-	if (len < OPA16B_FM_OVERHEAD + 8 || len > OPA16B_PKT_MAX)
-		return len > OPA16B_PKT_MAX ? OPA16B_FM_BAD_LENGTH : OPA16B_FM_TRUNCATED;
+	if (len < OPA16B_FM_OVERHEAD + 8)
+		return OPA16B_FM_TRUNCATED;
+	/* no MAD is larger than 2048 bytes: callers copy into MAD buffers */
+	if (len > OPA16B_FM_OVERHEAD + OPA16B_FM_MAD_MAX)
+		return OPA16B_FM_BAD_LENGTH;
 	if (opa16b_get_l2(p) != OPA16B_L2_16B)
 		return OPA16B_FM_BAD_L2;
 	if (opa16b_get_l4(p) != OPA16B_L4_FM)

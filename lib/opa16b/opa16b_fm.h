@@ -57,7 +57,7 @@ enum opa16b_fm_err {
 	OPA16B_FM_TRUNCATED,     /**< shorter than headers, pad, ICRC and tail */
 	OPA16B_FM_BAD_L2,        /**< L2 type is not 16B */
 	OPA16B_FM_BAD_L4,        /**< L4 type is not FM (0x08) */
-	OPA16B_FM_BAD_LENGTH,    /**< Length field differs from the buffer length */
+	OPA16B_FM_BAD_LENGTH,    /**< Length differs from the buffer, or MAD over 2048 B */
 	OPA16B_FM_BAD_PAD,       /**< tail pad count is not the fixed 3 */
 	OPA16B_FM_ERR_MAX        /**< number of reasons (not a reason) */
 };

@@ -219,7 +219,8 @@ opa16b_vnic_check(const void *hdr, uint8_t tail, uint32_t pkt_len, uint32_t mtu,
 	eth_len = pkt_len - OPA16B_VNIC_OVERHEAD - pad;
 	if (unlikely(eth_len < OPA16B_VNIC_ETH_ZLEN))
 		return OPA16B_VNIC_RX_RUNT;
-	if (unlikely(eth_len > mtu + OPA16B_VNIC_ETH_OVERHEAD))
+	/* eth_len >= 60 here, so this cannot wrap, whatever the mtu */
+	if (unlikely(eth_len - OPA16B_VNIC_ETH_OVERHEAD > mtu))
 		return OPA16B_VNIC_RX_OVERSIZE;
 	info->eth_len = eth_len;
 	info->pad = pad;
@@ -271,6 +272,22 @@ int opa16b_vnic_encap_buf(void *out, size_t cap, const void *frame, size_t len,
 			  const struct opa16b_vnic_fields *f);
 
 /**
+ * Whether encap may write around the data of segment @p m: its buffer is
+ * not shared with another mbuf (indirect, or an external buffer with more
+ * than one reference) and the segment itself has one reference.
+ */
+static inline int
+opa16b_mbuf_writable(const struct rte_mbuf *m)
+{
+	if (unlikely(rte_mbuf_refcnt_read(m) != 1))
+		return 0;
+	/* one flag test on the fast path: indirect or external buffer */
+	if (unlikely(m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)))
+		return !RTE_MBUF_CLONED(m) && rte_mbuf_ext_refcnt_read(m->shinfo) == 1;
+	return 1;
+}
+
+/**
  * Make room for a VNIC packet around the frame in @p m: zero pad to 60
  * bytes and to a quadword, zeroed ICRC and the tail byte appended to the
  * last segment, 20 header bytes prepended (left for the caller to fill).
@@ -302,6 +319,12 @@ opa16b_vnic_encap_frame(struct rte_mbuf *m, int *err)
 	pad = opa16b_pad_len(l);
 	trailer = zpad + pad + OPA16B_ICRC_TAIL_LEN;
 	last = likely(m->next == NULL) ? m : rte_pktmbuf_lastseg(m);
+	/* Headroom and tailroom of a shared buffer belong to others too. */
+	if (unlikely(!opa16b_mbuf_writable(m) ||
+		     (last != m && !opa16b_mbuf_writable(last)))) {
+		*err = -EPERM;
+		return NULL;
+	}
 	if (unlikely(rte_pktmbuf_headroom(m) < OPA16B_VNIC_HDR_LEN ||
 		     rte_pktmbuf_tailroom(last) < trailer)) {
 		*err = -ENOSPC;
@@ -335,8 +358,10 @@ opa16b_vnic_encap_frame(struct rte_mbuf *m, int *err)
  *   Header fields (masked to their widths).
  * @return
  *   0 on success; -EINVAL if the frame is shorter than an Ethernet header;
- *   -EMSGSIZE if it is longer than OPA16B_VNIC_ETH_MAX; -ENOSPC if the
- *   headroom (20 bytes) or the last segment's tailroom is too small.
+ *   -EMSGSIZE if it is longer than OPA16B_VNIC_ETH_MAX; -EPERM if the first
+ *   or last segment's buffer is shared (a clone, or more than one
+ *   reference); -ENOSPC if the headroom (20 bytes) or the last segment's
+ *   tailroom is too small.
  */
 static inline int
 opa16b_vnic_encap(struct rte_mbuf *m, const struct opa16b_vnic_fields *f)
@@ -352,11 +377,15 @@ opa16b_vnic_encap(struct rte_mbuf *m, const struct opa16b_vnic_fields *f)
 
 /**
  * Strip @p head bytes from the front and @p tail bytes from the end of an
- * mbuf chain whose segments may split either range. Trailing segments left
- * empty are freed. The caller guarantees head + tail <= pkt_len.
+ * mbuf chain whose segments may split either range. Segments left empty are
+ * freed; if the first segment is emptied, the data that follows is pulled
+ * into it (as much as fits), so it never ends up empty while data remains.
  * Slow path of opa16b_vnic_decap(); exposed for the PMDs' own trailers.
+ *
+ * @return
+ *   0, or -EINVAL (nothing changed) if head + tail exceeds the packet length.
  */
-void opa16b_mbuf_strip(struct rte_mbuf *m, uint32_t head, uint32_t tail);
+int opa16b_mbuf_strip(struct rte_mbuf *m, uint32_t head, uint32_t tail);
 
 /**
  * Validate and decapsulate one VNIC packet in place.

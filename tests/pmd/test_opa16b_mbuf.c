@@ -167,13 +167,58 @@ test_decap_split_header_and_trailer(void **state)
 						opa16b_tv1.wire_len, seg);
 		uint16_t vesw = 0;
 
+		const struct rte_mbuf *s;
+
 		assert_int_equal(opa16b_vnic_decap(m, 1500, &vesw), OPA16B_VNIC_RX_OK);
 		assert_int_equal(vesw, 1);
 		assert_int_equal(flatten(m, out, sizeof(out)), 60);
 		assert_memory_equal(out, opa16b_tv1.eth, 60);
+		/* no empty segment remains, the first one included */
+		for (s = m; s != NULL; s = s->next)
+			assert_true(s->data_len > 0);
+		assert_int_equal(rte_mbuf_check(m, 1, NULL), 0);
 		rte_pktmbuf_free(m);
 	}
 	assert_int_equal(rte_mempool_avail_count(test_small_pool), avail);
+}
+
+/* opa16b_mbuf_strip refuses more than the packet holds, changing nothing. */
+static void
+test_strip_refuses_too_much(void **state)
+{
+	struct rte_mbuf *m = make_chain(test_small_pool, opa16b_tv1.wire, 88, 30);
+
+	(void)state;
+	assert_int_equal(opa16b_mbuf_strip(m, 60, 29), -EINVAL);
+	assert_int_equal(opa16b_mbuf_strip(m, 89, 0), -EINVAL);
+	assert_int_equal(opa16b_mbuf_strip(m, 0, UINT32_MAX), -EINVAL);
+	assert_int_equal(m->pkt_len, 88);
+	assert_int_equal(m->nb_segs, 3);
+	assert_int_equal(opa16b_mbuf_strip(m, 60, 28), 0);
+	assert_int_equal(m->pkt_len, 0);
+	rte_pktmbuf_free(m);
+}
+
+/* Encap refuses a shared buffer (a clone, or an mbuf with two references):
+ * writing its headroom would change the other user's packet.
+ */
+static void
+test_encap_refuses_shared_buffers(void **state)
+{
+	struct rte_mbuf *m = make_chain(test_pool, opa16b_tv1.eth, 60, 0), *c;
+
+	(void)state;
+	c = rte_pktmbuf_clone(m, test_pool);
+	assert_non_null(c);
+	assert_int_equal(opa16b_vnic_encap(c, &opa16b_tv1.f), -EPERM); /* indirect */
+	assert_int_equal(opa16b_vnic_encap(m, &opa16b_tv1.f), -EPERM); /* buffer shared */
+	assert_int_equal(m->pkt_len, 60);
+	rte_pktmbuf_free(c);
+	rte_mbuf_refcnt_update(m, 1);
+	assert_int_equal(opa16b_vnic_encap(m, &opa16b_tv1.f), -EPERM); /* two references */
+	rte_mbuf_refcnt_update(m, -1);
+	assert_int_equal(opa16b_vnic_encap(m, &opa16b_tv1.f), 0);
+	rte_pktmbuf_free(m);
 }
 
 /* A rejected packet is left exactly as it was, for each reason. */
@@ -354,6 +399,8 @@ main(void)
 		cmocka_unit_test(test_vectors_mbuf_byte_exact),
 		cmocka_unit_test(test_random_roundtrip_mbuf),
 		cmocka_unit_test(test_decap_split_header_and_trailer),
+		cmocka_unit_test(test_strip_refuses_too_much),
+		cmocka_unit_test(test_encap_refuses_shared_buffers),
 		cmocka_unit_test(test_decap_rejection_leaves_mbuf_unchanged),
 		cmocka_unit_test(test_encap_refusals_leave_mbuf_unchanged),
 		cmocka_unit_test(test_bursts),

@@ -125,6 +125,25 @@ echo 'not a pcap' > "$work/junk.pcap"
 "$tool" decap "$work/junk.pcap" "$work/x.pcap" 2>/dev/null
 expect_eq "decap of a non-pcap file: failed, no output" "1 no" \
 	"$? $([ -e "$work/x.pcap" ] && echo yes || echo no)"
+for v in 0x0x10 $'\t5' $'\n7' ' 5' 5x 0x; do
+	"$tool" encap --slid "$v" "$work/in.pcap" "$work/x.pcap" 2>/dev/null
+	rc=$?
+	expect_eq "encap --slid $(printf %q "$v"): not a number, refused" "2 no" \
+		"$rc $([ -e "$work/x.pcap" ] && echo yes || echo no)"
+done
+# a write error in the middle of the stream (file size limit): failure, nothing left
+( trap '' XFSZ; ulimit -f 64; "$tool" encap "$work/in.pcap" "$work/x.pcap" >/dev/null 2>&1 )
+expect_eq "encap hitting a write error: failed, no partial output" "1 no" \
+	"$? $([ -e "$work/x.pcap" ] && echo yes || echo no)"
+# a FIFO as output is written to, not replaced; the report goes to stderr
+mkfifo "$work/fifo"
+ts -r "$work/fifo" -T fields -e frame.len > "$work/fifo.out" &
+reader=$!
+"$tool" decap "$work/in.16b.pcap" "$work/fifo" > "$work/fifo.stdout" 2>/dev/null
+rc=$?
+wait $reader
+expect_eq "decap into a FIFO: written through, FIFO kept, report not on stdout" "0 p 400 0" \
+	"$rc $(stat -c %A "$work/fifo" | cut -c1) $(wc -l < "$work/fifo.out") $(wc -c < "$work/fifo.stdout")"
 leftover=$(ls "$work" | grep -c '\.tmp\.' || true)
 expect_eq "no temporary files left behind" "0" "$leftover"
 

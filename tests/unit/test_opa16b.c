@@ -317,6 +317,9 @@ test_check_rejections(void **state)
 	assert_int_equal(opa16b_vnic_check_buf(opa16b_tv3.wire, 88, 45, &info),
 			 OPA16B_VNIC_RX_OK);
 #undef RESET
+	/* the largest MTU means "no limit": mtu + 18 must not wrap */
+	assert_int_equal(opa16b_vnic_check_buf(opa16b_tv3.wire, 88, UINT32_MAX, &info),
+			 OPA16B_VNIC_RX_OK);
 	assert_string_equal(opa16b_vnic_rx_err_name(OPA16B_VNIC_RX_BAD_L4), "bad_l4");
 	assert_string_equal(opa16b_vnic_rx_err_name(OPA16B_VNIC_RX_ERR_MAX), "unknown");
 }
@@ -386,6 +389,19 @@ test_fm_build_parse(void **state)
 	pkt[16] = 0xFF;
 	assert_int_equal(opa16b_fm_parse(pkt, n, &info), OPA16B_FM_OK);
 	assert_int_equal(info.f.dest_qpn, 1);
+	/* a well-formed packet carrying more than a 2048-byte MAD is refused */
+	{
+		static uint8_t big[4096 + OPA16B_FM_OVERHEAD];
+
+		memcpy(big, pkt, OPA16B_FM_HDR_LEN);
+		opa16b_set_len(big, sizeof(big) / 8);
+		big[sizeof(big) - 1] = OPA16B_FM_PAD;
+		assert_int_equal(opa16b_fm_parse(big, sizeof(big), &info), OPA16B_FM_BAD_LENGTH);
+		opa16b_set_len(big, (2048 + OPA16B_FM_OVERHEAD) / 8);
+		big[2048 + OPA16B_FM_OVERHEAD - 1] = OPA16B_FM_PAD;
+		assert_int_equal(opa16b_fm_parse(big, 2048 + OPA16B_FM_OVERHEAD, &info),
+				 OPA16B_FM_OK);
+	}
 	assert_string_equal(opa16b_fm_err_name(OPA16B_FM_BAD_PAD), "bad_pad");
 }
 
