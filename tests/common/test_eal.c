@@ -108,3 +108,15 @@ test_eal_init_perf(const char *name)
 		huge ? "hugepages (--in-memory)" : "4K pages (--no-huge)");
 	return huge;
 }
+
+void
+test_eal_cleanup_perf(void)
+{
+	char path[PATH_MAX + 16];
+
+	rte_eal_cleanup();
+	/* --in-memory still makes the runtime directory and its mp socket */
+	snprintf(path, sizeof(path), "%s/mp_socket", runtime_dir);
+	unlink(path);
+	rmdir(runtime_dir);
+}

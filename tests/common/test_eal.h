@@ -47,6 +47,9 @@ int test_eal_teardown(void **state);
  */
 int test_eal_init_perf(const char *name);
 
+/** End a benchmark's EAL and remove its runtime directory. */
+void test_eal_cleanup_perf(void);
+
 /** Deterministic PRNG (xorshift64*) for reproducible random tests. */
 static inline uint64_t
 test_rand(uint64_t *state)

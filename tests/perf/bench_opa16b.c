@@ -175,6 +175,6 @@ main(void)
 	printf("goals: encap within 1.5x of baseline; decap <= 15 cycles/packet at 64 B\n");
 	rte_pktmbuf_free_bulk(mbufs, NB_MBUFS);
 	rte_mempool_free(pool);
-	rte_eal_cleanup();
+	test_eal_cleanup_perf();
 	return 0;
 }
