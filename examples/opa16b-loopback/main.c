@@ -120,7 +120,7 @@ main(int argc, char **argv)
 	};
 	const char *src_name = NULL, *wire_name = NULL, *dst_name = NULL;
 	struct opa16b_vnic_fields tmpl = { .slid = 1, .dlid = 2, .pkey = 0x8001, .vesw_id = 1 };
-	struct opa16b_vnic_fields fields[BURST];
+	struct opa16b_vnic_fields f;
 	uint16_t src, wire, dst, vesw[BURST];
 	struct rte_mbuf *pkts[BURST];
 	struct counters c;
@@ -190,26 +190,19 @@ main(int argc, char **argv)
 		if (n > 0) {
 			last_rx = rte_get_tsc_cycles();
 			c.src_rx += n;
-			for (i = 0; i < n; i++) {
-				fields[i] = tmpl;
-				fields[i].entropy = flow_entropy(pkts[i]);
-			}
-			ok = 0;
-			while (ok < n) {
-				r = opa16b_vnic_encap_burst(pkts + ok, n - ok, fields + ok);
-				c.encap_ok += r;
-				if (ok + r < n) {
-					/* drop the refused packet, keep the order of the rest */
+			/* encap in place; drop refused frames, keep the others' order */
+			for (i = 0, ok = 0; i < n; i++) {
+				f = tmpl;
+				f.entropy = flow_entropy(pkts[i]);
+				if (opa16b_vnic_encap(pkts[i], &f) == 0) {
+					pkts[ok++] = pkts[i];
+				} else {
+					rte_pktmbuf_free(pkts[i]);
 					c.encap_err++;
-					rte_pktmbuf_free(pkts[ok + r]);
-					memmove(pkts + ok + r, pkts + ok + r + 1,
-						(n - ok - r - 1) * sizeof(pkts[0]));
-					memmove(fields + ok + r, fields + ok + r + 1,
-						(n - ok - r - 1) * sizeof(fields[0]));
-					n--;
 				}
-				ok += r;
 			}
+			c.encap_ok += ok;
+			n = ok;
 			c.wire_tx += tx_all(wire, pkts, n, &c.wire_tx_drop);
 		}
 		/* wire -> decap -> sink */

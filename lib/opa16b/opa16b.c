@@ -45,8 +45,9 @@ opa16b_vnic_encap_buf(void *out, size_t cap, const void *frame, size_t len,
 		return -ENOSPC;
 	memcpy(p + OPA16B_VNIC_HDR_LEN, frame, len);
 	memset(p + OPA16B_VNIC_HDR_LEN + len, 0, total - OPA16B_VNIC_HDR_LEN - len - 1);
-	p[total - 1] = opa16b_pad_len(RTE_MAX(len, (size_t)OPA16B_VNIC_ETH_ZLEN) +
-				      OPA16B_VNIC_HDR_LEN);
+	/* tail = pad count: what is left besides header, frame (>= 60), ICRC, tail */
+	p[total - 1] = total - OPA16B_VNIC_OVERHEAD -
+		       RTE_MAX(len, (size_t)OPA16B_VNIC_ETH_ZLEN);
 	opa16b_vnic_hdr_write(p, f, total / 8);
 	return (int)total;
 }

@@ -115,7 +115,7 @@ static inline void
 opa16b_vnic_hdr_write(void *hdr, const struct opa16b_vnic_fields *f, uint32_t len_qw)
 {
 	/* All loads before the first store: hdr may alias *f as far as the
-	 * compiler knows, and reloading f after each store costs cycles.
+	 * compiler knows (measured: no difference in cycles, but no reloads).
 	 */
 	const uint32_t slid = f->slid, dlid = f->dlid;
 	const uint32_t w[5] = {
