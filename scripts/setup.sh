@@ -19,7 +19,7 @@ sdk_root="$top/.sdk"
 packages=(
 	dpdk dpdk-dev libdpdk-dev libnuma-dev
 	meson ninja-build pkg-config gcc
-	libcmocka-dev libpcap-dev tshark
+	libcmocka-dev libpcap-dev libyaml-dev tshark
 	clang libclang-rt-14-dev
 	python3-pyelftools dpkg-dev
 )

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "opa16b_fm.h"
 #include "vema_mad.h"
 #include "vnic.h"
 

@@ -1,0 +1,565 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/* opa-em apply, status and watch. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "em_cmd.h"
+#include "opa16b_fm.h"
+
+#define EM_MAX_NODES 1024
+
+static const char *
+state_name(uint8_t s)
+{
+	return s == VNIC_STATE_FORWARDING ? "forwarding" : s == VNIC_STATE_DROP_ALL ? "drop_all" : "?";
+}
+
+static const char *
+link_name(uint8_t s)
+{
+	return s == VNIC_LINK_UP ? "up" : s == VNIC_LINK_DOWN ? "down" : "?";
+}
+
+static int
+worse(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* A request's outcome as an exit code, printing what went wrong. */
+static int
+outcome(const struct em_vport *vp, uint32_t lid, const char *what, int ret, uint16_t status,
+	unsigned int tries)
+{
+	if (ret == -ETIMEDOUT) {
+		if (vp != NULL)
+			printf("node %u vport %u: %s: no reply after %u tries\n", lid, vp->index,
+			       what, tries);
+		else
+			printf("node %u: %s: no reply after %u tries\n", lid, what, tries);
+		return EM_EXIT_UNREACHABLE;
+	}
+	if (ret != 0) {
+		printf("node %u: %s: %s\n", lid, what, strerror(-ret));
+		return EM_EXIT_FAILED;
+	}
+	if (status != VEMA_STATUS_OK) {
+		printf("node %u vport %u: %s: status 0x%04x (%s)\n", lid, vp ? vp->index : 0, what,
+		       status, vema_status_name(status));
+		return EM_EXIT_FAILED;
+	}
+	return EM_EXIT_OK;
+}
+
+/* --- ClassPortInfo: point the node's traps at us --- */
+
+static int
+setup_node(struct em_client *c, const struct em_config *cfg, uint32_t lid)
+{
+	uint8_t data[VEMA_DATA_LEN], buf[VEMA_CPI_LEN];
+	struct vema_class_port_info cpi;
+	uint16_t st;
+	int ret, rc;
+
+	ret = em_call(c, lid, VEMA_METHOD_GET, VEMA_ATTR_CLASS_PORT_INFO, 0, NULL, 0, data, &st);
+	rc = outcome(NULL, lid, "GET ClassPortInfo", ret, st, c->retries + 1);
+	if (rc != EM_EXIT_OK)
+		return rc;
+	vema_cpi_decode(data, &cpi);
+	cpi.trap_lid = c->lid;
+	cpi.trap_sl_rsvd = (uint8_t)(cfg->sl << 3);
+	cpi.trap_pkey = cfg->pkey;
+	cpi.trap_hl_qp = OPA16B_QPN_GSI;
+	vema_cpi_encode(buf, &cpi);
+	ret = em_call(c, lid, VEMA_METHOD_SET, VEMA_ATTR_CLASS_PORT_INFO, 0, buf, sizeof(buf),
+		      data, &st);
+	rc = outcome(NULL, lid, "SET ClassPortInfo", ret, st, c->retries + 1);
+	if (rc != EM_EXIT_OK)
+		return rc;
+	vema_cpi_decode(data, &cpi);
+	if (cpi.trap_lid != c->lid) {
+		printf("node %u: ClassPortInfo trap_lid reads back %u, want %u\n", lid,
+		       cpi.trap_lid, c->lid);
+		return EM_EXIT_FAILED;
+	}
+	return EM_EXIT_OK;
+}
+
+/* --- VESWPORT_INFO diff: the EM-written fields, by wire offset --- */
+
+struct info_field {
+	const char *name;
+	uint16_t off;  /* within the 280-byte VESWPORT_INFO */
+	uint8_t size;  /* 1, 2, 4: a number; 6: a MAC; 8: a table */
+};
+
+static const struct info_field info_fields[] = {
+	{ "vesw.fabric_id", 0, 2 }, { "vesw.vesw_id", 2, 2 },
+	{ "vesw.def_port_mask", 10, 2 }, { "vesw.pkey", 14, 2 },
+	{ "vesw.u_mcast_dlid", 20, 4 },
+	{ "vesw.u_ucast_dlid[0]", 24, 4 }, { "vesw.u_ucast_dlid[1]", 28, 4 },
+	{ "vesw.u_ucast_dlid[2]", 32, 4 }, { "vesw.u_ucast_dlid[3]", 36, 4 },
+	{ "vesw.u_ucast_dlid[4]", 40, 4 }, { "vesw.u_ucast_dlid[5]", 44, 4 },
+	{ "vesw.u_ucast_dlid[6]", 48, 4 }, { "vesw.u_ucast_dlid[7]", 52, 4 },
+	{ "vesw.u_ucast_dlid[8]", 56, 4 }, { "vesw.u_ucast_dlid[9]", 60, 4 },
+	{ "vesw.u_ucast_dlid[10]", 64, 4 }, { "vesw.u_ucast_dlid[11]", 68, 4 },
+	{ "vesw.u_ucast_dlid[12]", 72, 4 }, { "vesw.u_ucast_dlid[13]", 76, 4 },
+	{ "vesw.u_ucast_dlid[14]", 80, 4 }, { "vesw.u_ucast_dlid[15]", 84, 4 },
+	{ "vesw.rc", 88, 4 }, { "vesw.eth_mtu", 148, 2 },
+	{ "port.port_num", 152 + 0, 4 }, { "port.base_mac_addr", 152 + 8, 6 },
+	{ "port.config_state", 152 + 14, 1 }, { "port.mac_tbl_digest", 152 + 20, 4 },
+	{ "port.encap_slid", 152 + 28, 4 },
+	{ "port.pcp_to_sc_uc", 152 + 32, 8 }, { "port.pcp_to_vl_uc", 152 + 40, 8 },
+	{ "port.pcp_to_sc_mc", 152 + 48, 8 }, { "port.pcp_to_vl_mc", 152 + 56, 8 },
+	{ "port.non_vlan_sc_uc", 152 + 64, 1 }, { "port.non_vlan_vl_uc", 152 + 65, 1 },
+	{ "port.non_vlan_sc_mc", 152 + 66, 1 }, { "port.non_vlan_vl_mc", 152 + 67, 1 },
+};
+
+static void
+format_field(char *out, size_t len, const uint8_t *p, uint8_t size)
+{
+	uint32_t v = 0;
+	unsigned int i;
+
+	if (size <= 4) {
+		for (i = 0; i < size; i++)
+			v = v << 8 | p[i];
+		snprintf(out, len, "0x%x", v);
+		return;
+	}
+	out[0] = '\0';
+	for (i = 0; i < size; i++)
+		snprintf(out + strlen(out), len - strlen(out), "%s%02x",
+			 i ? (size == 6 ? ":" : ",") : "", p[i]);
+}
+
+static int
+diff_info(const struct em_vport *vp, const uint8_t *want, const uint8_t *got)
+{
+	char w[32], g[32];
+	unsigned int i;
+	int diffs = 0;
+
+	for (i = 0; i < RTE_DIM(info_fields); i++) {
+		const struct info_field *f = &info_fields[i];
+
+		if (memcmp(want + f->off, got + f->off, f->size) == 0)
+			continue;
+		format_field(w, sizeof(w), want + f->off, f->size);
+		format_field(g, sizeof(g), got + f->off, f->size);
+		printf("node %u vport %u: %s: want %s, got %s\n", vp->node_lid, vp->index,
+		       f->name, w, g);
+		diffs++;
+	}
+	return diffs;
+}
+
+/* --- MAC table: read all, write the chunks that differ, read back --- */
+
+#define CHUNK ((unsigned int)VEMA_MAC_ENTRIES_MAX)
+
+static int
+read_mac_table(struct em_client *c, const struct em_vport *vp, uint8_t *tbl, uint32_t *digest)
+{
+	uint8_t req[VEMA_MAC_TBL_HDR_LEN], data[VEMA_DATA_LEN];
+	struct vema_mac_tbl_hdr h;
+	unsigned int off;
+	uint16_t st;
+	int ret, rc;
+
+	for (off = 0; off < VNIC_MAC_TBL_MAX; off += CHUNK) {
+		h = (struct vema_mac_tbl_hdr){
+			.offset = (uint16_t)off,
+			.num_entries = (uint16_t)RTE_MIN(CHUNK, (unsigned int)VNIC_MAC_TBL_MAX - off),
+		};
+		vema_mac_tbl_hdr_encode(req, &h);
+		ret = em_call(c, vp->node_lid, VEMA_METHOD_GET, VEMA_ATTR_MAC_ENTRIES, vp->index,
+			      req, sizeof(req), data, &st);
+		rc = outcome(vp, vp->node_lid, "GET VESWPORT_MAC_ENTRIES", ret, st, c->retries + 1);
+		if (rc != EM_EXIT_OK)
+			return rc;
+		vema_mac_tbl_hdr_decode(data, &h);
+		*digest = h.digest;
+		memcpy(tbl + (size_t)off * VEMA_MAC_ENTRY_LEN, data + VEMA_MAC_TBL_HDR_LEN,
+		       (size_t)h.num_entries * VEMA_MAC_ENTRY_LEN);
+	}
+	return EM_EXIT_OK;
+}
+
+static uint8_t cur_tbl[VNIC_MAC_TBL_MAX * VEMA_MAC_ENTRY_LEN];
+static uint8_t want_tbl[VNIC_MAC_TBL_MAX * VEMA_MAC_ENTRY_LEN];
+
+static int
+apply_mac_table(struct em_client *c, const struct em_vport *vp)
+{
+	uint8_t req[VEMA_MAC_TBL_HDR_LEN + CHUNK * VEMA_MAC_ENTRY_LEN], data[VEMA_DATA_LEN];
+	struct vema_mac_tbl_hdr h;
+	uint32_t digest = 0;
+	unsigned int off, i, n, writes = 0, diffs = 0;
+	uint16_t st;
+	int rc, ret;
+
+	memset(want_tbl, 0, sizeof(want_tbl));
+	for (i = 0; i < vp->nb_macs; i++)
+		vema_mac_entry_encode(want_tbl + i * VEMA_MAC_ENTRY_LEN, &vp->macs[i]);
+	rc = read_mac_table(c, vp, cur_tbl, &digest);
+	if (rc != EM_EXIT_OK)
+		return rc;
+	for (off = 0; off < VNIC_MAC_TBL_MAX; off += CHUNK) {
+		n = RTE_MIN(CHUNK, (unsigned int)VNIC_MAC_TBL_MAX - off);
+		/* the first chunk also carries the digest when only it differs */
+		if (memcmp(cur_tbl + off * VEMA_MAC_ENTRY_LEN, want_tbl + off * VEMA_MAC_ENTRY_LEN,
+			   n * VEMA_MAC_ENTRY_LEN) == 0 &&
+		    !(off == 0 && digest != vp->digest))
+			continue;
+		h = (struct vema_mac_tbl_hdr){
+			.offset = (uint16_t)off, .num_entries = (uint16_t)n, .digest = vp->digest
+		};
+		vema_mac_tbl_hdr_encode(req, &h);
+		memcpy(req + VEMA_MAC_TBL_HDR_LEN, want_tbl + off * VEMA_MAC_ENTRY_LEN,
+		       n * VEMA_MAC_ENTRY_LEN);
+		ret = em_call(c, vp->node_lid, VEMA_METHOD_SET, VEMA_ATTR_MAC_ENTRIES, vp->index,
+			      req, VEMA_MAC_TBL_HDR_LEN + n * VEMA_MAC_ENTRY_LEN, data, &st);
+		rc = outcome(vp, vp->node_lid, "SET VESWPORT_MAC_ENTRIES", ret, st, c->retries + 1);
+		if (rc != EM_EXIT_OK)
+			return rc;
+		writes++;
+	}
+	/* read back everything: the table must now be exactly the config's */
+	if (writes > 0) {
+		rc = read_mac_table(c, vp, cur_tbl, &digest);
+		if (rc != EM_EXIT_OK)
+			return rc;
+	}
+	for (i = 0; i < VNIC_MAC_TBL_MAX; i++) {
+		struct vnic_mac_entry w, g;
+		char ws[20], gs[20];
+
+		if (memcmp(cur_tbl + i * VEMA_MAC_ENTRY_LEN, want_tbl + i * VEMA_MAC_ENTRY_LEN,
+			   VEMA_MAC_ENTRY_LEN) == 0)
+			continue;
+		vema_mac_entry_decode(want_tbl + i * VEMA_MAC_ENTRY_LEN, &w);
+		vema_mac_entry_decode(cur_tbl + i * VEMA_MAC_ENTRY_LEN, &g);
+		rte_ether_format_addr(ws, sizeof(ws), &w.mac);
+		rte_ether_format_addr(gs, sizeof(gs), &g.mac);
+		if (diffs++ < 10)
+			printf("node %u vport %u: mac_table[%u]: want %s dlid_sd 0x%x, got %s dlid_sd 0x%x\n",
+			       vp->node_lid, vp->index, i, ws, w.dlid_sd, gs, g.dlid_sd);
+	}
+	if (digest != vp->digest) {
+		printf("node %u vport %u: mac_tbl_digest: want 0x%x, got 0x%x\n", vp->node_lid,
+		       vp->index, vp->digest, digest);
+		diffs++;
+	}
+	if (diffs > 0) {
+		printf("node %u vport %u: MAC table differs in %u places\n", vp->node_lid,
+		       vp->index, diffs);
+		return EM_EXIT_FAILED;
+	}
+	return EM_EXIT_OK;
+}
+
+static int
+apply_vport(struct em_client *c, const struct em_config *cfg, const struct em_vport *vp)
+{
+	uint8_t want[VEMA_VESWPORT_INFO_LEN], data[VEMA_DATA_LEN];
+	struct vnic_vesw_info vesw;
+	struct vnic_port_info port;
+	uint16_t st;
+	int ret, rc;
+
+	em_vport_info(cfg, vp, &vesw, &port);
+	/* the digest is set with the MAC table; send the node's value unchanged */
+	vema_veswport_info_encode(want, &vesw, &port);
+	ret = em_call(c, vp->node_lid, VEMA_METHOD_SET, VEMA_ATTR_VESWPORT_INFO, vp->index, want,
+		      sizeof(want), data, &st);
+	rc = outcome(vp, vp->node_lid, "SET VESWPORT_INFO", ret, st, c->retries + 1);
+	if (rc != EM_EXIT_OK)
+		return rc;
+	rc = apply_mac_table(c, vp);
+	if (rc != EM_EXIT_OK)
+		return rc;
+	/* verify with a fresh GET: the SET's reply predates the MAC table */
+	ret = em_call(c, vp->node_lid, VEMA_METHOD_GET, VEMA_ATTR_VESWPORT_INFO, vp->index, NULL, 0,
+		      data, &st);
+	rc = outcome(vp, vp->node_lid, "GET VESWPORT_INFO", ret, st, c->retries + 1);
+	if (rc != EM_EXIT_OK)
+		return rc;
+	if (diff_info(vp, want, data) != 0)
+		return EM_EXIT_FAILED;
+	return EM_EXIT_OK;
+}
+
+int
+em_cmd_apply(struct em_client *c, const struct em_config *cfg)
+{
+	static uint32_t nodes[EM_MAX_NODES];
+	static int node_rc[EM_MAX_NODES];
+	unsigned int nb_nodes = 0, i, j;
+	int rc = EM_EXIT_OK;
+
+	for (i = 0; i < cfg->nb_vports; i++) {
+		for (j = 0; j < nb_nodes; j++)
+			if (nodes[j] == cfg->vports[i].node_lid)
+				break;
+		if (j == nb_nodes && nb_nodes < EM_MAX_NODES)
+			nodes[nb_nodes++] = cfg->vports[i].node_lid;
+	}
+	for (j = 0; j < nb_nodes; j++) {
+		node_rc[j] = setup_node(c, cfg, nodes[j]);
+		rc = worse(rc, node_rc[j]);
+	}
+	for (i = 0; i < cfg->nb_vports; i++) {
+		const struct em_vport *vp = &cfg->vports[i];
+		char mac[RTE_ETHER_ADDR_FMT_SIZE];
+		int vrc;
+
+		for (j = 0; j < nb_nodes && nodes[j] != vp->node_lid; j++)
+			;
+		rte_ether_format_addr(mac, sizeof(mac), &vp->mac);
+		if (j < nb_nodes && node_rc[j] == EM_EXIT_UNREACHABLE) {
+			printf("node %u vport %u: skipped: node unreachable\n", vp->node_lid,
+			       vp->index);
+			continue;
+		}
+		vrc = apply_vport(c, cfg, vp);
+		printf("node %u vport %u: vesw %u mac %s %u MAC entries: %s\n", vp->node_lid,
+		       vp->index, vp->vesw_id, mac, vp->nb_macs,
+		       vrc == EM_EXIT_OK ? "applied" : "FAILED");
+		rc = worse(rc, vrc);
+	}
+	return rc;
+}
+
+/* --- status --- */
+
+static void
+print_grp(const char *dir, const struct vnic_grp_stats *g)
+{
+	printf(" %s_unicast=%" PRIu64 " %s_mcastbcast=%" PRIu64 " %s_untagged=%" PRIu64
+	       " %s_vlan=%" PRIu64, dir, g->unicast, dir, g->mcastbcast, dir, g->untagged,
+	       dir, g->vlan);
+	printf(" %s_64=%" PRIu64 " %s_65_127=%" PRIu64 " %s_128_255=%" PRIu64
+	       " %s_256_511=%" PRIu64 " %s_512_1023=%" PRIu64 " %s_1024_1518=%" PRIu64
+	       " %s_1519_max=%" PRIu64, dir, g->size[0], dir, g->size[1], dir, g->size[2],
+	       dir, g->size[3], dir, g->size[4], dir, g->size[5], dir, g->size[6]);
+}
+
+static int
+status_vport(struct em_client *c, const struct em_vport *vp)
+{
+	uint8_t data[VEMA_DATA_LEN];
+	struct vnic_vesw_info vesw;
+	struct vnic_port_info port;
+	struct vema_counters_hdr h;
+	struct vnic_counters s, e;
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	uint16_t st;
+	int ret, rc;
+
+	ret = em_call(c, vp->node_lid, VEMA_METHOD_GET, VEMA_ATTR_VESWPORT_INFO, vp->index, NULL, 0,
+		      data, &st);
+	rc = outcome(vp, vp->node_lid, "GET VESWPORT_INFO", ret, st, c->retries + 1);
+	if (rc != EM_EXIT_OK)
+		return rc;
+	vema_veswport_info_decode(data, &vesw, &port);
+	rte_ether_format_addr(mac, sizeof(mac), &port.base_mac_addr);
+	printf("vport node=%u index=%u vesw=%u mac=%s config=%s oper=%s link=%s mtu=%u"
+	       " encap_slid=%u mac_tbl_digest=0x%x uc_gen=%u mc_gen=%u\n",
+	       vp->node_lid, vp->index, vesw.vesw_id, mac, state_name(port.config_state),
+	       state_name(port.oper_state), link_name(port.eth_link_status), vesw.eth_mtu,
+	       port.encap_slid, port.mac_tbl_digest, port.uc_macs_gen_count,
+	       port.mc_macs_gen_count);
+
+	ret = em_call(c, vp->node_lid, VEMA_METHOD_GET, VEMA_ATTR_SUMMARY_COUNTERS, vp->index, NULL,
+		      0, data, &st);
+	rc = outcome(vp, vp->node_lid, "GET VESWPORT_SUMMARY_COUNTERS", ret, st, c->retries + 1);
+	if (rc != EM_EXIT_OK)
+		return rc;
+	memset(&s, 0, sizeof(s));
+	vema_summary_decode(data, &h, &s);
+	printf("summary node=%u index=%u veswport_num=%u tx_errors=%" PRIu64 " rx_errors=%" PRIu64
+	       " tx_packets=%" PRIu64 " rx_packets=%" PRIu64 " tx_bytes=%" PRIu64
+	       " rx_bytes=%" PRIu64, vp->node_lid, vp->index, h.veswport_num, s.tx_errors,
+	       s.rx_errors, s.tx_packets, s.rx_packets, s.tx_bytes, s.rx_bytes);
+	print_grp("tx", &s.tx);
+	print_grp("rx", &s.rx);
+	printf("\n");
+
+	ret = em_call(c, vp->node_lid, VEMA_METHOD_GET, VEMA_ATTR_ERROR_COUNTERS, vp->index, NULL,
+		      0, data, &st);
+	rc = outcome(vp, vp->node_lid, "GET VESWPORT_ERROR_COUNTERS", ret, st, c->retries + 1);
+	if (rc != EM_EXIT_OK)
+		return rc;
+	memset(&e, 0, sizeof(e));
+	vema_errors_decode(data, &h, &e);
+	printf("errors node=%u index=%u tx_errors=%" PRIu64 " rx_errors=%" PRIu64
+	       " tx_smac_filt=%" PRIu64 " tx_dlid_zero=%" PRIu64 " tx_logic=%" PRIu64
+	       " tx_drop_state=%" PRIu64 " rx_bad_veswid=%" PRIu64 " rx_runt=%" PRIu64
+	       " rx_oversize=%" PRIu64 " rx_eth_down=%" PRIu64 " rx_drop_state=%" PRIu64
+	       " rx_logic=%" PRIu64 "\n", vp->node_lid, vp->index, e.tx_errors, e.rx_errors,
+	       e.tx_smac_filt, e.tx_dlid_zero, e.tx_logic, e.tx_drop_state, e.rx_bad_veswid,
+	       e.rx_runt, e.rx_oversize, e.rx_eth_down, e.rx_drop_state, e.rx_logic);
+	return EM_EXIT_OK;
+}
+
+int
+em_cmd_status(struct em_client *c, const struct em_config *cfg)
+{
+	unsigned int i;
+	int rc = EM_EXIT_OK;
+
+	for (i = 0; i < cfg->nb_vports; i++)
+		rc = worse(rc, status_vport(c, &cfg->vports[i]));
+	return rc;
+}
+
+/* --- watch --- */
+
+#define TRAPQ_SIZE 64
+
+struct trapq {
+	struct em_trap q[TRAPQ_SIZE];
+	unsigned int head, tail;
+	uint64_t overflow;
+};
+
+static void
+queue_trap(void *arg, const struct em_trap *t)
+{
+	struct trapq *tq = arg;
+
+	if (tq->tail - tq->head == TRAPQ_SIZE) {
+		tq->overflow++;
+		return;
+	}
+	tq->q[tq->tail++ % TRAPQ_SIZE] = *t;
+}
+
+static const char *
+opcode_name(uint8_t op)
+{
+	switch (op) {
+	case VEMA_TRAP_UCAST_MAC_CHANGE:
+		return "ucast_mac_change";
+	case VEMA_TRAP_MCAST_MAC_CHANGE:
+		return "mcast_mac_change";
+	case VEMA_TRAP_LINK_STATUS_CHANGE:
+		return "link_status_change";
+	default:
+		return "unknown";
+	}
+}
+
+/* Read a whole interface MAC list (several MADs when long) and print it. */
+static int
+print_iface_macs(struct em_client *c, uint32_t lid, uint8_t index, uint16_t attr)
+{
+	uint8_t req[VEMA_IFACE_HDR_LEN], data[VEMA_DATA_LEN];
+	struct vema_iface_hdr h = { 0 };
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	unsigned int start = 0, total, i;
+	uint16_t st;
+	int ret, rc;
+
+	printf("%s node=%u index=%u", attr == VEMA_ATTR_IFACE_UCAST_MACS ? "ucast_macs" :
+	       "mcast_macs", lid, index);
+	do {
+		h = (struct vema_iface_hdr){ .start_idx = (uint16_t)start };
+		vema_iface_hdr_encode(req, &h);
+		ret = em_call(c, lid, VEMA_METHOD_GET, attr, index, req, sizeof(req), data, &st);
+		rc = outcome(NULL, lid, vema_attr_name(attr), ret, st, c->retries + 1);
+		if (rc != EM_EXIT_OK) {
+			printf("\n");
+			return rc;
+		}
+		vema_iface_hdr_decode(data, &h);
+		if (start == 0)
+			printf(" gen=%u total=%u macs=", h.gen_count, h.tot_macs_in_lst);
+		for (i = 0; i < h.num_macs_in_msg && i < VEMA_IFACE_MACS_MAX; i++) {
+			struct rte_ether_addr a;
+
+			memcpy(a.addr_bytes, data + VEMA_IFACE_HDR_LEN + 6 * i, 6);
+			rte_ether_format_addr(mac, sizeof(mac), &a);
+			printf("%s%s", start + i ? "," : "", mac);
+		}
+		start += h.num_macs_in_msg;
+		total = h.tot_macs_in_lst;
+	} while (h.num_macs_in_msg > 0 && start < total);
+	printf("\n");
+	return EM_EXIT_OK;
+}
+
+static int
+handle_event(struct em_client *c, const struct em_trap *t)
+{
+	uint8_t data[VEMA_DATA_LEN];
+	struct vnic_vesw_info vesw;
+	struct vnic_port_info port;
+	uint16_t st;
+	int ret, rc;
+
+	printf("trap node=%u index=%u vesw=%u fabric=%u veswport_num=%u opa_port=%u opcode=%s tid=%"
+	       PRIu64 "\n", t->slid, t->t.vport_index, t->t.vesw_id, t->t.fabric_id,
+	       t->t.veswport_num, t->t.opa_port_num, opcode_name(t->t.opcode), t->tid);
+	switch (t->t.opcode) {
+	case VEMA_TRAP_UCAST_MAC_CHANGE:
+		return print_iface_macs(c, t->slid, t->t.vport_index, VEMA_ATTR_IFACE_UCAST_MACS);
+	case VEMA_TRAP_MCAST_MAC_CHANGE:
+		return print_iface_macs(c, t->slid, t->t.vport_index, VEMA_ATTR_IFACE_MCAST_MACS);
+	case VEMA_TRAP_LINK_STATUS_CHANGE:
+		ret = em_call(c, t->slid, VEMA_METHOD_GET, VEMA_ATTR_VESWPORT_INFO,
+			      t->t.vport_index, NULL, 0, data, &st);
+		rc = outcome(NULL, t->slid, "GET VESWPORT_INFO", ret, st, c->retries + 1);
+		if (rc != EM_EXIT_OK)
+			return rc;
+		vema_veswport_info_decode(data, &vesw, &port);
+		printf("link node=%u index=%u status=%s oper=%s\n", t->slid, t->t.vport_index,
+		       link_name(port.eth_link_status), state_name(port.oper_state));
+		return EM_EXIT_OK;
+	default:
+		return EM_EXIT_OK;
+	}
+}
+
+int
+em_cmd_watch(struct em_client *c, const struct em_config *cfg, const struct em_watch_opts *o,
+	     volatile bool *stop)
+{
+	static struct trapq tq;
+	uint64_t deadline = o->seconds ?
+		rte_get_timer_cycles() + rte_get_timer_hz() * o->seconds : UINT64_MAX;
+	unsigned int seen = 0;
+	int rc = EM_EXIT_OK;
+
+	(void)cfg;
+	c->on_trap = queue_trap;
+	c->trap_arg = &tq;
+	c->repress = true;
+	printf("watching: traps to LID %u\n", c->lid);
+	fflush(stdout);
+	while (!*stop && rte_get_timer_cycles() < deadline && (o->count == 0 || seen < o->count)) {
+		em_listen(c, 100, stop);
+		while (tq.head != tq.tail) {
+			struct em_trap t = tq.q[tq.head++ % TRAPQ_SIZE];
+
+			rc = worse(rc, handle_event(c, &t));
+			seen++;
+			fflush(stdout);
+		}
+	}
+	if (tq.overflow)
+		printf("watch: %" PRIu64 " traps lost (queue full)\n", tq.overflow);
+	printf("watch: %u traps\n", seen);
+	if (o->count != 0 && seen < o->count)
+		rc = worse(rc, EM_EXIT_UNREACHABLE);
+	return rc;
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef _EM_CONFIG_H_
+#define _EM_CONFIG_H_
+
+/**
+ * @file
+ * The Ethernet Manager's configuration file (YAML, see doc/opa-em.md):
+ * the EM's own address, the virtual Ethernet switches and the vports.
+ * Loading checks every value, every cross reference and the VNIC rules of
+ * lib/vnic, and reports the first problem as "FILE:LINE: key: reason".
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#include "vnic.h"
+
+/** A virtual Ethernet switch. */
+struct em_vesw {
+	uint16_t id;                  /**< vesw id, 1..4095 */
+	uint16_t fabric_id;           /**< 10 bits */
+	uint16_t pkey;                /**< P_Key of its traffic */
+	uint16_t mtu;                 /**< Ethernet MTU */
+	uint32_t mcast_dlid;          /**< multicast/broadcast DLID */
+	uint32_t ucast_dlid[VNIC_UCAST_DLID_MAX]; /**< default-port DLIDs */
+	uint16_t def_port_mask;       /**< default ports for unknown unicast */
+	uint32_t rc;                  /**< RC word (3 bits per traffic class) */
+	unsigned int line;            /**< where it is defined (1-based) */
+};
+
+/** A vport: one VNIC port on one node. */
+struct em_vport {
+	uint32_t node_lid;            /**< LID of the node's HFI port (where VEMA listens) */
+	uint8_t index;                /**< vport index on that port */
+	uint16_t vesw_id;             /**< its vesw */
+	uint32_t port_num;            /**< the EM's port number for it */
+	uint32_t encap_slid;          /**< SLID of its packets */
+	struct rte_ether_addr mac;    /**< base MAC (given, or the generated LMAC) */
+	uint8_t config_state;         /**< enum vnic_state */
+	uint8_t pcp_to_sc_uc[8];      /**< PCP -> SC, unicast */
+	uint8_t pcp_to_vl_uc[8];      /**< PCP -> VL, unicast */
+	uint8_t pcp_to_sc_mc[8];      /**< PCP -> SC, multicast */
+	uint8_t pcp_to_vl_mc[8];      /**< PCP -> VL, multicast */
+	uint8_t non_vlan_sc_uc;       /**< untagged unicast SC */
+	uint8_t non_vlan_vl_uc;       /**< untagged unicast VL */
+	uint8_t non_vlan_sc_mc;       /**< untagged multicast SC */
+	uint8_t non_vlan_vl_mc;       /**< untagged multicast VL */
+	struct vnic_mac_entry *macs;  /**< MAC table, by index */
+	uint16_t nb_macs;             /**< its length */
+	uint32_t digest;              /**< mac_tbl_digest sent with it */
+	unsigned int line;            /**< where it is defined (1-based) */
+};
+
+/** A whole configuration. */
+struct em_config {
+	uint32_t em_lid;              /**< the EM's LID (SLID of MADs, trap LID) */
+	uint16_t pkey;                /**< P_Key of management packets */
+	uint8_t sl;                   /**< SL/SC of management packets and traps */
+	struct em_vesw *vesws;        /**< switches */
+	unsigned int nb_vesws;        /**< how many */
+	struct em_vport *vports;      /**< vports */
+	unsigned int nb_vports;       /**< how many */
+};
+
+/**
+ * Load and check a configuration file.
+ *
+ * @param path
+ *   The file.
+ * @param cfg
+ *   Filled on success (free with em_config_free()).
+ * @param err
+ *   On failure, "FILE:LINE: key: reason".
+ * @param errlen
+ *   Its size.
+ * @return
+ *   0, or -1 with @p err set (nothing allocated).
+ */
+int em_config_load(const char *path, struct em_config *cfg, char *err, size_t errlen);
+
+/**
+ * Free a loaded configuration.
+ *
+ * @param cfg
+ *   The configuration.
+ */
+void em_config_free(struct em_config *cfg);
+
+/**
+ * The vesw of a vport.
+ *
+ * @param cfg
+ *   The configuration.
+ * @param vp
+ *   A vport of it.
+ * @return
+ *   Its vesw (loading guarantees it exists).
+ */
+const struct em_vesw *em_config_vesw(const struct em_config *cfg, const struct em_vport *vp);
+
+/**
+ * The VESWPORT_INFO the EM sets for a vport.
+ *
+ * @param cfg
+ *   The configuration.
+ * @param vp
+ *   The vport.
+ * @param vesw
+ *   Filled.
+ * @param port
+ *   Filled (read-only fields at their power-on values).
+ */
+void em_vport_info(const struct em_config *cfg, const struct em_vport *vp,
+		   struct vnic_vesw_info *vesw, struct vnic_port_info *port);
+
+#endif /* _EM_CONFIG_H_ */

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/*
+ * opa-em: the Ethernet Manager. Configures VNIC ports through their VEMA
+ * agents over one fabric port (any DPDK port carrying 16B packets).
+ *
+ *   opa-em [EAL options] -- [options] apply|status|watch CONFIG
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_random.h>
+
+#include "em_client.h"
+#include "em_cmd.h"
+#include "em_config.h"
+
+RTE_LOG_REGISTER_DEFAULT(em_logtype, NOTICE);
+
+static volatile bool stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = true;
+}
+
+static void
+usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [EAL options] -- [options] COMMAND CONFIG\n"
+		"commands:\n"
+		"  apply    configure every vport of CONFIG, verify by reading back\n"
+		"  status   print state and counters of every vport of CONFIG\n"
+		"  watch    print traps; re-read MAC lists and link state on each\n"
+		"options:\n"
+		"  --port N          fabric port id (default 0)\n"
+		"  --timeout-ms N    wait per try (default 500)\n"
+		"  --retries N       resends after the first try (default 3)\n"
+		"  --link-wait-ms N  wait for the fabric port's link (default 5000)\n"
+		"  --count N         watch: stop after N traps (exit 3 if fewer came)\n"
+		"  --seconds N       watch: stop after N seconds\n"
+		"exit: 0 ok, 1 usage or bad config (nothing sent), 2 error status or\n"
+		"      read-back mismatch, 3 node unreachable (or too few traps)\n",
+		prog);
+}
+
+static bool
+parse_num(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (s == NULL || *s == '\0' || *s == '-')
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno != 0 || *end != '\0' || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "port", required_argument, NULL, 'p' },
+		{ "timeout-ms", required_argument, NULL, 't' },
+		{ "retries", required_argument, NULL, 'r' },
+		{ "link-wait-ms", required_argument, NULL, 'l' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long port = 0, timeout = 500, retries = 3, link_wait = 5000, v;
+	struct em_watch_opts wo = { 0, 0 };
+	struct em_client client;
+	struct em_config cfg;
+	const char *cmd, *path;
+	char err[512];
+	int ret, opt, rc;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "opa-em: EAL init failed: %s\n", rte_strerror(rte_errno));
+		return EM_EXIT_USAGE;
+	}
+	argc -= ret;
+	argv += ret;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		bool ok = true;
+
+		switch (opt) {
+		case 'p':
+			ok = parse_num(optarg, RTE_MAX_ETHPORTS - 1, &port);
+			break;
+		case 't':
+			ok = parse_num(optarg, 3600000, &timeout) && timeout > 0;
+			break;
+		case 'r':
+			ok = parse_num(optarg, 100, &retries);
+			break;
+		case 'l':
+			ok = parse_num(optarg, 3600000, &link_wait);
+			break;
+		case 'c':
+			ok = parse_num(optarg, UINT_MAX, &v);
+			wo.count = (unsigned int)v;
+			break;
+		case 's':
+			ok = parse_num(optarg, 86400 * 365, &v);
+			wo.seconds = (unsigned int)v;
+			break;
+		case 'h':
+			usage(argv[0]);
+			rte_eal_cleanup();
+			return EM_EXIT_OK;
+		default:
+			ok = false;
+			optarg = NULL;
+			break;
+		}
+		if (!ok) {
+			if (optarg != NULL)
+				fprintf(stderr, "opa-em: bad value '%s'\n", optarg);
+			usage(argv[0]);
+			rte_eal_cleanup();
+			return EM_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2 || (strcmp(argv[optind], "apply") != 0 &&
+				   strcmp(argv[optind], "status") != 0 &&
+				   strcmp(argv[optind], "watch") != 0)) {
+		usage(argv[0]);
+		rte_eal_cleanup();
+		return EM_EXIT_USAGE;
+	}
+	cmd = argv[optind];
+	path = argv[optind + 1];
+
+	/* a bad file is refused before anything is sent */
+	if (em_config_load(path, &cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "opa-em: %s\n", err);
+		rte_eal_cleanup();
+		return EM_EXIT_USAGE;
+	}
+	if (!rte_eth_dev_is_valid_port((uint16_t)port)) {
+		fprintf(stderr, "opa-em: no port %lu (give one with --vdev or a device)\n", port);
+		em_config_free(&cfg);
+		rte_eal_cleanup();
+		return EM_EXIT_USAGE;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	memset(&client, 0, sizeof(client));
+	client.port_id = (uint16_t)port;
+	client.lid = cfg.em_lid;
+	client.pkey = cfg.pkey;
+	client.sl = cfg.sl;
+	client.timeout_ms = (unsigned int)timeout;
+	client.retries = (unsigned int)retries;
+	/* random TIDs: late replies from an earlier run cannot match */
+	client.next_tid = rte_rand();
+	client.pool = rte_pktmbuf_pool_create("em_pool", 1023, 0, 0,
+					      RTE_PKTMBUF_HEADROOM + 4096, rte_socket_id());
+	if (client.pool == NULL) {
+		fprintf(stderr, "opa-em: no mbuf pool: %s\n", rte_strerror(rte_errno));
+		em_config_free(&cfg);
+		rte_eal_cleanup();
+		return EM_EXIT_USAGE;
+	}
+	if (em_client_start(&client, (unsigned int)link_wait) != 0) {
+		rc = EM_EXIT_UNREACHABLE;
+	} else {
+		if (strcmp(cmd, "apply") == 0)
+			rc = em_cmd_apply(&client, &cfg);
+		else if (strcmp(cmd, "status") == 0)
+			rc = em_cmd_status(&client, &cfg);
+		else
+			rc = em_cmd_watch(&client, &cfg, &wo, &stop);
+		fprintf(stderr, "opa-em: requests %" PRIu64 ", retries %" PRIu64 ", timeouts %"
+			PRIu64 ", replies %" PRIu64 ", traps %" PRIu64 ", ignored %" PRIu64 "\n",
+			client.stats.requests, client.stats.retries, client.stats.timeouts,
+			client.stats.replies, client.stats.traps, client.stats.ignored);
+		em_client_stop(&client);
+	}
+	rte_mempool_free(client.pool);
+	em_config_free(&cfg);
+	rte_eal_cleanup();
+	return rc;
+}

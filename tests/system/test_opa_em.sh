@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# opa-em against a VEMA agent served by vema-host, over a net_memif wire
+# between the two processes: bad configuration files are refused before
+# anything is sent; apply configures two vports on two vesws (one MAC table
+# of 300 entries, three MADs) and verifies; a second apply changes nothing;
+# status reads back state and counters (vema-host's synthetic traffic, whose
+# figures are worked out below from the counting rules); an unreachable node
+# is reported with exit 3 while the others are applied; watch receives the
+# MAC-change traps and re-reads the interface lists.
+#
+# Usage: test_opa_em.sh SRC_DIR BUILD_DIR
+set -uo pipefail
+src=$1
+build=$2
+. "$src/tests/system/lib.sh"
+
+em=$build/app/opa-em/opa-em
+host=$build/tests/system/vema-host
+sock=$work/fabric.sock
+eal="--no-huge --no-pci -m 128 --no-shconf --no-telemetry --log-level=pmd.net.memif:error"
+em_eal="$eal --file-prefix omniplane-em-$$ --vdev net_memif0,role=client,socket=$sock"
+
+run_em() { # run_em ARGS... : stdout+stderr in $out, exit status in $rc
+	out=$(timeout 120 "$em" $em_eal -- --timeout-ms ${timeout_ms:-1000} --retries 2 "$@" 2>&1)
+	rc=$?
+}
+
+# --- 1. bad files: refused with FILE:LINE: key: reason, nothing sent (exit 1
+# before the port is even used: no host is listening yet)
+bad() { # bad NAME EXPECTED_MESSAGE_PART  (config on stdin)
+	cat > "$work/$1.yaml"
+	run_em apply "$work/$1.yaml"
+	expect_eq "bad config '$1': exit 1" "1" "$rc"
+	if echo "$out" | grep -qF -- "$2"; then
+		pass "bad config '$1': says '$2'"
+	else
+		fail "bad config '$1': says '$2'" "$out"
+	fi
+}
+good_head='em: { lid: 1 }
+vesws:
+  - { id: 10, pkey: 0x8001, mcast_dlid: 0xf00001 }'
+bad unknown_key "unknown_key.yaml:3: vesws[0]: unknown key 'mtux'" <<EOF
+em: { lid: 1 }
+vesws:
+  - { id: 10, pkey: 0x8001, mcast_dlid: 0xf00001, mtux: 1500 }
+vports: []
+EOF
+bad vesw_range "vesw_range.yaml:4: vesws[0].id: 5000 is out of range 1..4095" <<EOF
+em: { lid: 1 }
+vesws:
+  - pkey: 0x8001
+    id: 5000
+    mcast_dlid: 1
+vports: []
+EOF
+bad missing_vesw "missing_vesw.yaml:5: vports[0].vesw: no vesw with id 30" <<EOF
+$good_head
+vports:
+  - { node_lid: 2, index: 0, vesw: 30 }
+EOF
+bad dup_vport "dup_vport.yaml:6: vports[1].node_lid/index: same as vports[0] at line 5" <<EOF
+$good_head
+vports:
+  - { node_lid: 2, index: 0, vesw: 10 }
+  - { node_lid: 2, index: 0, vesw: 10, mac: "02:00:00:00:00:09" }
+EOF
+bad bad_mac "bad_mac.yaml:8: vports[0].mac_table[0].mac: expected a MAC" <<EOF
+$good_head
+vports:
+  - node_lid: 2
+    index: 0
+    vesw: 10
+    mac_table: [ { mac: "02:00:00:00:00", dlid: 3 } ]
+EOF
+bad mcast_mac "vports[0].mac: must be a non-zero unicast MAC" <<EOF
+$good_head
+vports:
+  - { node_lid: 2, index: 0, vesw: 10, mac: "03:00:00:00:00:01" }
+EOF
+bad port_mask "def_port_mask 0x4 names ports beyond the 2 ucast_dlids" <<EOF
+em: { lid: 1 }
+vesws:
+  - { id: 10, pkey: 0x8001, mcast_dlid: 1, ucast_dlids: [3, 4], def_port_mask: 4 }
+vports: []
+EOF
+bad yaml_syntax "yaml_syntax.yaml:3: YAML:" <<EOF
+em: { lid: 1 }
+vesws:
+  - { id: 10, pkey: [ }
+EOF
+bad no_em "no_em.yaml:1: em: missing" <<EOF
+vesws: []
+vports: []
+EOF
+run_em apply "$work/does-not-exist.yaml"
+expect_eq "missing config file: exit 1" "1" "$rc"
+
+# --- the test host, as node LID 2
+"$host" $eal --file-prefix omniplane-host-$$ \
+	--vdev net_memif0,role=server,socket=$sock -- --lid 2 --port-num 1 \
+	> "$work/host.out" 2> "$work/host.err" &
+host_pid=$!
+trap 'kill $host_pid 2>/dev/null; wait $host_pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 50); do
+	grep -q listening "$work/host.out" 2>/dev/null && break
+	sleep 0.1
+done
+
+# vport 0 on vesw 10 (default ports 3 and 4, 300 MAC entries: 3 SET MADs),
+# vport 1 on vesw 20 (no default ports, no MAC table)
+{
+	cat <<EOF
+em: { lid: 1, pkey: 0xffff, sl: 2 }
+vesws:
+  - { id: 10, fabric_id: 0x301, pkey: 0x8001, mtu: 1500, mcast_dlid: 0xf00001, ucast_dlids: [3, 4] }
+  - { id: 20, fabric_id: 0x301, pkey: 0x8002, mtu: 9000, mcast_dlid: 0xf00002 }
+vports:
+  - node_lid: 2
+    index: 0
+    vesw: 10
+    port_num: 100
+    mac: lmac
+    pcp_to_sc_uc: [0, 1, 2, 3, 4, 5, 6, 7]
+    mac_table:
+EOF
+	for i in $(seq 1 300); do
+		printf '      - { mac: "02:00:00:%02x:%02x:01", dlid: %d }\n' $((i / 256)) $((i % 256)) $((i + 10))
+	done
+	cat <<EOF
+  - { node_lid: 2, index: 1, vesw: 20, port_num: 101, mac: "02:00:00:00:00:21" }
+EOF
+} > "$work/two.yaml"
+
+# --- 2. apply
+run_em apply "$work/two.yaml"
+echo "$out" | grep -v '^EAL' | sed 's/^/# /'
+expect_eq "apply: exit 0" "0" "$rc"
+expect_eq "apply: both vports applied" \
+	"node 2 vport 0: vesw 10 mac 06:AC:00:02:00:00 300 MAC entries: applied|node 2 vport 1: vesw 20 mac 02:00:00:00:00:21 0 MAC entries: applied" \
+	"$(echo "$out" | grep -E '^node 2 vport' | paste -sd'|')"
+# 2 CPI + per vport: SET info, 17 reads, writes, 17 reads back, GET info
+expect_eq "apply: 3 MAC SETs for 300 entries, one read-back, none given up" \
+	"opa-em: requests 60, timeouts 0" \
+	"$(echo "$out" | grep -o '^opa-em: requests [0-9]*' ), $(echo "$out" | grep -o 'timeouts [0-9]*')"
+
+run_em apply "$work/two.yaml"
+expect_eq "second apply: exit 0" "0" "$rc"
+expect_eq "second apply: nothing to write, no read-back (2 CPI + 2 x 19 requests)" \
+	"opa-em: requests 40" "$(echo "$out" | grep -o '^opa-em: requests [0-9]*')"
+
+# --- 3. status
+run_em status "$work/two.yaml"
+echo "$out" | grep -E '^(vport|summary|errors)' | sed 's/^/# /'
+expect_eq "status: exit 0" "0" "$rc"
+field() { # field LINE_PREFIX INDEX KEY
+	echo "$out" | grep -E "^$1 node=2 index=$2 " | tr ' ' '\n' | grep "^$3=" | cut -d= -f2
+}
+expect_eq "status: vport 0 forwarding, link up, LMAC, MTU 1500" \
+	"forwarding up 06:AC:00:02:00:00 1500" \
+	"$(field vport 0 oper) $(field vport 0 link) $(field vport 0 mac) $(field vport 0 mtu)"
+expect_eq "status: vport 1 on vesw 20 with MTU 9000" "20 9000" \
+	"$(field vport 1 vesw) $(field vport 1 mtu)"
+expect_eq "status: the EM's port numbers come back in the counters header" "100 101" \
+	"$(field summary 0 veswport_num) $(field summary 1 veswport_num)"
+# vport 0: 10 x 60 B broadcast, 5 x 1000 B to an LMAC, 3 x 200 B through
+# default ports: 18 packets, bytes 10*64 + 5*1004 + 3*204 = 6272
+expect_eq "status: vport 0 tx counters (FCS in bytes, size buckets, classes)" \
+	"18 6272 10 8 10 3 5 0" \
+	"$(for k in tx_packets tx_bytes tx_mcastbcast tx_unicast tx_64 tx_128_255 tx_512_1023 tx_errors; do printf '%s ' "$(field summary 0 $k)"; done | sed 's/ $//')"
+# vport 1 has no default ports: the 3 global unicast frames are tx_dlid_zero
+expect_eq "status: vport 1 global unicast without default ports is tx_dlid_zero" \
+	"15 5660 3 3" \
+	"$(field summary 1 tx_packets) $(field summary 1 tx_bytes) $(field errors 1 tx_dlid_zero) $(field errors 1 tx_errors)"
+expect_eq "status: rx counters (4 x 1500 B tagged)" "4 6016 4 4" \
+	"$(field summary 0 rx_packets) $(field summary 0 rx_bytes) $(field summary 0 rx_vlan) $(field summary 0 rx_1024_1518)"
+
+# --- 4. an unreachable node: reported, exit 3, the reachable vport still applied
+{
+	cat "$work/two.yaml" | sed '/^  - { node_lid: 2, index: 1/d'
+	echo '  - { node_lid: 9, index: 0, vesw: 20, mac: "02:00:00:00:00:99" }'
+} > "$work/unreachable.yaml"
+timeout_ms=200 run_em apply "$work/unreachable.yaml"
+expect_eq "unreachable node: exit 3" "3" "$rc"
+expect_eq "unreachable node: named, and its vport skipped" \
+	"node 9: GET ClassPortInfo: no reply after 3 tries|node 9 vport 0: skipped: node unreachable" \
+	"$(echo "$out" | grep -E '^node 9' | paste -sd'|')"
+expect_eq "unreachable node: the reachable vport is still applied" "1" \
+	"$(echo "$out" | grep -c '^node 2 vport 0: .*applied')"
+
+# --- 5. watch: traps from the host's MAC-list change, lists re-read
+timeout 60 "$em" $em_eal -- --timeout-ms 1000 --retries 2 --count 2 --seconds 30 \
+	watch "$work/two.yaml" > "$work/watch.out" 2>&1 &
+watch_pid=$!
+for _ in $(seq 100); do
+	grep -q '^watching' "$work/watch.out" 2>/dev/null && break
+	sleep 0.1
+done
+sleep 0.5 # the memif link up on both sides
+kill -USR1 $host_pid
+wait $watch_pid
+rc=$?
+grep -vE '^EAL|memif' "$work/watch.out" | sed 's/^/# /'
+expect_eq "watch: exit 0 after 2 traps" "0" "$rc"
+expect_eq "watch: a unicast MAC-change trap per vport, from LID 2, OPA port 1" \
+	"trap node=2 index=0 vesw=10 fabric=769 veswport_num=100 opa_port=1 opcode=ucast_mac_change|trap node=2 index=1 vesw=20 fabric=769 veswport_num=101 opa_port=1 opcode=ucast_mac_change" \
+	"$(grep '^trap' "$work/watch.out" | sed 's/ tid=.*//' | sort | paste -sd'|')"
+expect_eq "watch: the interface lists re-read, with the new MAC" \
+	"ucast_macs node=2 index=0 gen=1 total=1 macs=02:EE:00:00:00:01|ucast_macs node=2 index=1 gen=1 total=1 macs=02:EE:00:01:00:01" \
+	"$(grep '^ucast_macs' "$work/watch.out" | sort | paste -sd'|')"
+
+# --- the host: no request was dropped or malformed
+kill $host_pid
+wait $host_pid
+grep -v '^EAL' "$work/host.err" | sed 's/^/# /'
+# the wire is shared: node 9's 3 tries reach LID 2, which must ignore them
+expect_eq "host: only the requests for LID 9 dropped (as wrong_dest)" \
+	"not_fm 0 wrong_dest 3 short 0 base_version 0" \
+	"$(grep -o 'not_fm [0-9]* wrong_dest [0-9]* short [0-9]* base_version [0-9]*' "$work/host.err")"
+expect_eq "host: every reply carried status 0" "(errors 0)" \
+	"$(grep -o '(errors [0-9]*)' "$work/host.err")"
+finish
