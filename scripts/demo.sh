@@ -9,7 +9,11 @@
 #           -> net_pcap -> out.pcap
 #
 # then checks that out.pcap holds exactly the frames of in.pcap, and shows a
-# few of the 16B packets as tshark decodes them.
+# few of the 16B packets as tshark decodes them. Then the Ethernet Manager
+# configures a node's VNIC ports: opa-em and a VEMA agent (vema-host, a
+# stand-in node) in two processes joined by a net_memif wire carrying 16B
+# management packets; opa-em applies app/opa-em/example.yaml and reads
+# state and counters back.
 #
 # Usage: scripts/demo.sh [FRAMES]   (default 2000)
 set -euo pipefail
@@ -30,7 +34,9 @@ fi
 
 work=$(mktemp -d /var/tmp/omniplane-demo.XXXXXX)
 prefix="omniplane-demo-$$"
+host_pid=
 cleanup() {
+	[ -n "$host_pid" ] && kill "$host_pid" 2>/dev/null && wait "$host_pid" 2>/dev/null
 	rm -rf "$work"
 	rm -rf "/var/run/dpdk/$prefix"
 }
@@ -68,4 +74,32 @@ echo "== the same frames as 16B packets on the fabric (opa16b-pcap + tshark, fir
 tshark -r "$work/wire.pcap" -c 3 \
 	-o 'uat:user_dlts:"User 0 (DLT=147)","eth_withoutfcs","20","","0",""' 2>/dev/null
 tshark -r "$work/wire.pcap" -c 1 -x 2>/dev/null | head -3
+
+echo "== Ethernet Manager: opa-em configures node LID 2 (vema-host) over a net_memif wire"
+eal="--no-pci --no-huge -m 128 --no-shconf --no-telemetry --log-level=lib.eal:warning"
+eal="$eal --log-level=pmd.net.memif:error"
+"$build/examples/vema-host/vema-host" $eal --file-prefix "$prefix-node" \
+	--vdev "net_memif0,role=server,socket=$work/fabric.sock" -- --lid 2 \
+	> "$work/node.log" 2>&1 &
+host_pid=$!
+for _ in $(seq 50); do
+	grep -q listening "$work/node.log" && break
+	sleep 0.1
+done
+em() {
+	"$build/app/opa-em/opa-em" $eal --file-prefix "$prefix-em" \
+		--vdev "net_memif0,role=client,socket=$work/fabric.sock" -- "$@" 2>&1 |
+		grep -v '^rte_pmd_memif_probe'
+	return "${PIPESTATUS[0]}"
+}
+echo "\$ opa-em apply app/opa-em/example.yaml"
+if ! em apply app/opa-em/example.yaml; then
+	echo "demo: FAIL: opa-em apply"
+	exit 1
+fi
+echo "\$ opa-em status app/opa-em/example.yaml"
+if ! em status app/opa-em/example.yaml; then
+	echo "demo: FAIL: opa-em status"
+	exit 1
+fi
 echo "demo: PASS"

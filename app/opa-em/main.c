@@ -98,6 +98,8 @@ main(int argc, char **argv)
 	char err[512];
 	int ret, opt, rc;
 
+	/* results and diagnostics interleave in order when both are piped */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "opa-em: EAL init failed: %s\n", rte_strerror(rte_errno));

@@ -18,7 +18,7 @@ build=$2
 . "$src/tests/system/lib.sh"
 
 em=$build/app/opa-em/opa-em
-host=$build/tests/system/vema-host
+host=$build/examples/vema-host/vema-host
 sock=$work/fabric.sock
 eal="--no-huge --no-pci -m 128 --no-shconf --no-telemetry --log-level=pmd.net.memif:error"
 em_eal="$eal --file-prefix omniplane-em-$$ --vdev net_memif0,role=client,socket=$sock"

@@ -3,7 +3,7 @@
  */
 
 /*
- * vema-host: a small test host for opa-em. It serves a VEMA agent on one
+ * vema-host: a small stand-in node for opa-em (demo and system test). It serves a VEMA agent on one
  * fabric port (net_memif, net_ring, ...), as an HFI port's management agent
  * would, and stands in for the VNIC datapath:
  *  - every vport the EM creates gets carrier up and per-queue counters;
