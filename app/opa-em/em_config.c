@@ -19,6 +19,11 @@
 #include "em_config.h"
 #include "opa16b_lmac.h"
 
+/* 256 vports on each of 16 nodes: far beyond a real fabric's VNIC count,
+ * and a bound on what a file full of YAML aliases can make us allocate.
+ */
+#define EM_CONFIG_MAX_VPORTS 4096
+
 struct ctx {
 	const char *file;
 	yaml_document_t doc;
@@ -635,6 +640,10 @@ parse_root(struct ctx *c, struct em_config *cfg)
 
 	if (!parse_list(c, root, "vports", true, &cfg->nb_vports, &l))
 		return false;
+	if (cfg->nb_vports > EM_CONFIG_MAX_VPORTS) {
+		fail(c, l, "vports", "%u vports, at most %u", cfg->nb_vports, EM_CONFIG_MAX_VPORTS);
+		return false;
+	}
 	cfg->vports = calloc(cfg->nb_vports + 1, sizeof(*cfg->vports));
 	if (cfg->vports == NULL)
 		return false;
@@ -646,42 +655,80 @@ parse_root(struct ctx *c, struct em_config *cfg)
 }
 
 int
-em_config_load(const char *path, struct em_config *cfg, char *err, size_t errlen)
+em_config_parse(const void *text, size_t len, const char *name, struct em_config *cfg,
+		char *err, size_t errlen)
 {
-	struct ctx c = { .file = path, .err = err, .errlen = errlen };
+	struct ctx c = { .file = name, .err = err, .errlen = errlen };
 	yaml_parser_t parser;
-	FILE *f;
 	bool ok;
 
 	memset(cfg, 0, sizeof(*cfg));
-	f = fopen(path, "r");
-	if (f == NULL) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
 	if (!yaml_parser_initialize(&parser)) {
-		fclose(f);
-		snprintf(err, errlen, "%s: cannot start the YAML parser", path);
+		snprintf(err, errlen, "%s: cannot start the YAML parser", name);
 		return -1;
 	}
-	yaml_parser_set_input_file(&parser, f);
+	yaml_parser_set_input_string(&parser, text, len);
 	if (!yaml_parser_load(&parser, &c.doc)) {
-		snprintf(err, errlen, "%s:%zu: YAML: %s%s%s", path, parser.problem_mark.line + 1,
+		snprintf(err, errlen, "%s:%zu: YAML: %s%s%s", name, parser.problem_mark.line + 1,
 			 parser.problem ? parser.problem : "syntax error",
 			 parser.context ? " " : "", parser.context ? parser.context : "");
 		yaml_parser_delete(&parser);
-		fclose(f);
 		return -1;
 	}
 	ok = parse_root(&c, cfg);
 	if (!ok && !c.failed)
-		snprintf(err, errlen, "%s: out of memory", path);
+		snprintf(err, errlen, "%s: out of memory", name);
 	yaml_document_delete(&c.doc);
 	yaml_parser_delete(&parser);
-	fclose(f);
 	if (!ok) {
 		em_config_free(cfg);
 		return -1;
 	}
 	return 0;
+}
+
+/* Configuration files are small; a larger one is a mistake. */
+#define EM_CONFIG_MAX_BYTES (16u << 20)
+
+int
+em_config_load(const char *path, struct em_config *cfg, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+	int ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (f == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (len == cap) {
+			char *t;
+
+			cap = cap ? cap * 2 : 65536;
+			t = cap <= EM_CONFIG_MAX_BYTES ? realloc(text, cap) : NULL;
+			if (t == NULL) {
+				snprintf(err, errlen, "%s: %s", path, cap > EM_CONFIG_MAX_BYTES ?
+					 "larger than 16 MiB" : "out of memory");
+				free(text);
+				fclose(f);
+				return -1;
+			}
+			text = t;
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: read error", path);
+		free(text);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	ret = em_config_parse(text, len, path, cfg, err, errlen);
+	free(text);
+	return ret;
 }

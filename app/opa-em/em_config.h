@@ -84,6 +84,28 @@ struct em_config {
 int em_config_load(const char *path, struct em_config *cfg, char *err, size_t errlen);
 
 /**
+ * Parse and check a configuration held in memory (what em_config_load()
+ * does after reading the file).
+ *
+ * @param text
+ *   The YAML text (need not be NUL-terminated).
+ * @param len
+ *   Its length.
+ * @param name
+ *   Name used in messages.
+ * @param cfg
+ *   Filled on success (free with em_config_free()).
+ * @param err
+ *   On failure, "NAME:LINE: key: reason".
+ * @param errlen
+ *   Its size.
+ * @return
+ *   0, or -1 with @p err set (nothing allocated).
+ */
+int em_config_parse(const void *text, size_t len, const char *name, struct em_config *cfg,
+		    char *err, size_t errlen);
+
+/**
  * Free a loaded configuration.
  *
  * @param cfg
