@@ -84,14 +84,18 @@ uint32_t
 vnic_flow_hash(const void *frame, size_t len)
 {
 	const uint8_t *p = frame;
-	/* MACs, EtherType, addresses (up to 2 x 16), protocol, ports */
-	uint8_t key[12 + 2 + 32 + 1 + 4];
+	/* MACs, EtherType, addresses (up to 2 x 16), protocol, ports; zero
+	 * padded to whole words, as rte_jhash reads the tail as a word
+	 */
+	uint8_t key[RTE_ALIGN_CEIL(12 + 2 + 32 + 1 + 4, 4)] = { 0 };
 	size_t k = 0, l3, l4 = 0;
 	uint16_t type;
 	uint8_t proto = 0;
 
-	if (len < RTE_ETHER_HDR_LEN)
-		return rte_jhash(p, len, 0);
+	if (len < RTE_ETHER_HDR_LEN) {
+		memcpy(key, p, len);
+		return rte_jhash(key, len, 0);
+	}
 	memcpy(key, p, 12);
 	k = 12;
 	l3 = l3_offset(p, len, &type, NULL);

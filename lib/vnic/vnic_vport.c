@@ -270,6 +270,10 @@ vnic_vport_reset(struct vnic_vport *vp)
 		vp->events |= VNIC_EV_LINK_CHANGE;
 	if (old->vesw.vesw_id != 0)
 		vp->events |= VNIC_EV_VESW_CHANGE;
+	if (!rte_is_zero_ether_addr(&old->port.base_mac_addr))
+		vp->events |= VNIC_EV_MAC_ADDR_CHANGE;
+	if (old->vesw.eth_mtu != p->vesw.eth_mtu)
+		vp->events |= VNIC_EV_MTU_CHANGE;
 	publish(vp, p);
 	return 0;
 }
