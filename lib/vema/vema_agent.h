@@ -60,7 +60,7 @@ struct vema_agent_stats {
 	uint64_t drops[VEMA_DROP_MAX]; /**< drops by reason */
 	uint64_t traps;                /**< traps returned */
 	uint64_t traps_no_lid;         /**< events not trapped: no trap LID set */
-	uint64_t traps_deferred;       /**< traps held back by the rate limit */
+	uint64_t traps_deferred;       /**< polls that held pending traps back (rate limit) */
 };
 
 struct vema_agent;
@@ -72,7 +72,8 @@ typedef void (*vema_vport_event_t)(void *arg, struct vnic_vport *vp, uint32_t ev
 
 /** Agent configuration. */
 struct vema_agent_conf {
-	uint32_t lid;          /**< this port's LID: SLID of replies and traps */
+	uint32_t lid;          /**< this port's LID: SLID of replies and traps; requests must be
+	                            addressed to it (0: any DLID, for a host that filters) */
 	uint8_t port_num;      /**< OPA port number (reported in traps) */
 	uint16_t mgmt_pkey;    /**< P_Key of traps (0 means 0xFFFF) */
 	vnic_retire_t retire;  /**< snapshot retire callback for vports (NULL: free) */
