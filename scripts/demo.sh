@@ -38,7 +38,7 @@ host_pid=
 cleanup() {
 	[ -n "$host_pid" ] && kill "$host_pid" 2>/dev/null && wait "$host_pid" 2>/dev/null
 	rm -rf "$work"
-	rm -rf "/var/run/dpdk/$prefix"
+	rm -rf "/var/run/dpdk/$prefix" "/var/run/dpdk/$prefix-node" "/var/run/dpdk/$prefix-em"
 }
 trap cleanup EXIT
 

@@ -104,7 +104,7 @@ expect_eq "missing config file: exit 1" "1" "$rc"
 	--vdev net_memif0,role=server,socket=$sock -- --lid 2 --port-num 1 \
 	> "$work/host.out" 2> "$work/host.err" &
 host_pid=$!
-trap 'kill $host_pid 2>/dev/null; wait $host_pid 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $host_pid 2>/dev/null; wait $host_pid 2>/dev/null; rm -rf "$work" /var/run/dpdk/omniplane-em-$$ /var/run/dpdk/omniplane-host-$$' EXIT
 for _ in $(seq 50); do
 	grep -q listening "$work/host.out" 2>/dev/null && break
 	sleep 0.1
