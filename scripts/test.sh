@@ -8,7 +8,7 @@
 #   build/       gcc, debugoptimized, -Werror: suites unit, pmd, system, perf
 #                (perf in quick mode: figures are printed, never gated)
 #   build-asan/  clang, ASan + UBSan, libFuzzer targets, -Werror:
-#                suites unit, pmd, fuzz
+#                suites unit, pmd, system, fuzz
 #
 # Usage: scripts/test.sh [--no-asan]
 set -euo pipefail
@@ -59,8 +59,8 @@ if [ $asan -eq 1 ]; then
 	CC=clang configure build-asan -Dwerror=true -Dfuzz=true \
 		-Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C build-asan
-	echo "== tests under ASan + UBSan: unit, pmd, fuzz"
-	run_suites build-asan unit pmd fuzz
+	echo "== tests under ASan + UBSan: unit, pmd, system, fuzz"
+	run_suites build-asan unit pmd system fuzz
 fi
 echo "test.sh: $total_ok passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ] && [ "$total_ok" -gt 0 ]
