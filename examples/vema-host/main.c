@@ -71,17 +71,11 @@ on_new(void *arg, struct vnic_vport *vp)
 /* Count one frame sent through the vport's policy, as a VNIC TX would. */
 static void
 tx_frame(const struct vnic_policy *p, struct vnic_txq_stats *q, const uint8_t *frame,
-	 size_t len)
+	 uint32_t len)
 {
 	struct opa16b_vnic_fields f;
-	struct vnic_frame_class cls;
 
-	if (vnic_tx_fields(p, frame, len, vnic_flow_hash(frame, len), &f, NULL) == 0) {
-		q->dlid_zero++;
-		return;
-	}
-	vnic_classify(frame, len, &cls);
-	vnic_txq_count(q, &cls, (uint32_t)len);
+	(void)vnic_tx_frame(p, q, frame, len, vnic_flow_hash(frame, len), &f, NULL);
 }
 
 static void
@@ -92,7 +86,6 @@ synthetic_traffic(struct vnic_vport *vp)
 	uint8_t i = vnic_vport_index(vp), frame[1500];
 	struct opa16b_lmac lmac = { .fabric_id = p->vesw.fabric_id, .vesw_id = p->vesw.vesw_id,
 				    .lid = 7 };
-	struct vnic_frame_class cls;
 	unsigned int k;
 
 	memset(frame, 0, sizeof(frame));
@@ -115,10 +108,8 @@ synthetic_traffic(struct vnic_vport *vp)
 	frame[14] = 0xA0;
 	frame[16] = 0x08;
 	frame[17] = 0x00;
-	for (k = 0; k < 4; k++) {
-		vnic_classify(frame, 1500, &cls);
-		vnic_rxq_count(&rxq[i], &cls, 1500);
-	}
+	for (k = 0; k < 4; k++)
+		(void)vnic_rx_frame(p, &rxq[i], frame, 1500);
 	traffic_done[i] = true;
 }
 

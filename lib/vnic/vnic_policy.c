@@ -12,6 +12,7 @@
 
 #include "vnic.h"
 #include "vnic_internal.h"
+#include "vnic_stats.h"
 
 static inline uint16_t
 load_be16(const uint8_t *p)
@@ -229,13 +230,12 @@ vnic_tx_dlid(const struct vnic_policy *p, const struct rte_ether_addr *dst, uint
 	return p->vesw.u_ucast_dlid[port];
 }
 
-uint32_t
-vnic_tx_fields(const struct vnic_policy *p, const void *frame, size_t len, uint32_t hash,
-	       struct opa16b_vnic_fields *f, uint8_t *vl)
+static uint32_t
+tx_fields_cls(const struct vnic_policy *p, const void *frame, size_t len, uint32_t hash,
+	      const struct vnic_frame_class *c, struct opa16b_vnic_fields *f, uint8_t *vl)
 {
-	struct vnic_frame_class cls;
+	const struct vnic_frame_class cls = *c;
 
-	vnic_classify(frame, len, &cls);
 	f->entropy = vnic_entropy(hash);
 	f->dlid = len >= RTE_ETHER_ADDR_LEN ?
 		vnic_tx_dlid(p, (const struct rte_ether_addr *)frame, f->entropy) : 0;
@@ -247,4 +247,56 @@ vnic_tx_fields(const struct vnic_policy *p, const void *frame, size_t len, uint3
 	if (vl != NULL)
 		*vl = vnic_tx_vl(p, &cls);
 	return f->dlid;
+}
+
+uint32_t
+vnic_tx_fields(const struct vnic_policy *p, const void *frame, size_t len, uint32_t hash,
+	       struct opa16b_vnic_fields *f, uint8_t *vl)
+{
+	struct vnic_frame_class cls;
+
+	vnic_classify(frame, len, &cls);
+	return tx_fields_cls(p, frame, len, hash, &cls, f, vl);
+}
+
+bool
+vnic_tx_frame(const struct vnic_policy *p, struct vnic_txq_stats *q, const void *frame,
+	      uint32_t len, uint32_t hash, struct opa16b_vnic_fields *f, uint8_t *vl)
+{
+	struct vnic_frame_class cls;
+
+	if (!vnic_forwarding(p)) {
+		q->drop_state++;
+		return false;
+	}
+	vnic_classify(frame, len, &cls);
+	if (tx_fields_cls(p, frame, len, hash, &cls, f, vl) == 0) {
+		q->dlid_zero++;
+		return false;
+	}
+	vnic_txq_count(q, &cls, len);
+	return true;
+}
+
+bool
+vnic_rx_frame(const struct vnic_policy *p, struct vnic_rxq_stats *q, const void *frame,
+	      uint32_t len)
+{
+	struct vnic_frame_class cls;
+
+	if (!vnic_forwarding(p)) {
+		q->drop_state++;
+		return false;
+	}
+	if (len < OPA16B_VNIC_ETH_ZLEN) {
+		q->runt++;
+		return false;
+	}
+	if (len > (uint32_t)p->vesw.eth_mtu + OPA16B_VNIC_ETH_OVERHEAD) {
+		q->oversize++;
+		return false;
+	}
+	vnic_classify(frame, len, &cls);
+	vnic_rxq_count(q, &cls, len);
+	return true;
 }

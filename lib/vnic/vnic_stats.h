@@ -18,6 +18,7 @@
  * in their reason only (no bytes; Linux added 24 bytes of header to them).
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_common.h>
@@ -181,6 +182,50 @@ vnic_rxq_count(struct vnic_rxq_stats *q, const struct vnic_frame_class *cls, uin
 	q->bytes += len + RTE_ETHER_CRC_LEN;
 	vnic_grp_count(&q->grp, cls, len);
 }
+
+/**
+ * Transmit one frame through the policy, counting it: a vport that is not
+ * forwarding drops it (drop_state), no DLID drops it (dlid_zero), else its
+ * 16B fields are decided and it counts as sent.
+ *
+ * @param p
+ *   The policy.
+ * @param q
+ *   The queue's counters.
+ * @param frame
+ *   The Ethernet frame (no FCS).
+ * @param len
+ *   Its length.
+ * @param hash
+ *   Its flow hash (vnic_flow_hash() or an RSS hash).
+ * @param f
+ *   Filled with the 16B fields when sent.
+ * @param vl
+ *   Filled with the VL when sent (may be NULL).
+ * @return
+ *   true to send, false when dropped (and counted).
+ */
+bool vnic_tx_frame(const struct vnic_policy *p, struct vnic_txq_stats *q, const void *frame,
+		   uint32_t len, uint32_t hash, struct opa16b_vnic_fields *f, uint8_t *vl);
+
+/**
+ * Receive one decapsulated frame, counting it: a vport that is not
+ * forwarding drops it (drop_state), then frames under 60 bytes (runt) and
+ * over MTU + 18 (oversize); else it counts as received.
+ *
+ * @param p
+ *   The policy.
+ * @param q
+ *   The queue's counters.
+ * @param frame
+ *   The Ethernet frame (no FCS).
+ * @param len
+ *   Its length.
+ * @return
+ *   true to deliver, false when dropped (and counted).
+ */
+bool vnic_rx_frame(const struct vnic_policy *p, struct vnic_rxq_stats *q, const void *frame,
+		   uint32_t len);
 
 /**
  * Sum per-queue counters into the EM's summary and error view.

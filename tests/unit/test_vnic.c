@@ -2489,6 +2489,74 @@ test_flow_hash_never_reads_past_len(void **state)
 	vnic_vport_free(vp);
 }
 
+/* A vport not forwarding drops every frame it is given, TX and RX, counted
+ * as drop_state only; once forwarding, TX drops a frame without DLID as
+ * dlid_zero and RX drops runts (< 60) and frames over MTU + 18 as runt and
+ * oversize, and every other frame counts as good with its FCS.
+ */
+static void
+test_tx_rx_frame_verdicts_and_counters(void **state)
+{
+	struct vnic_vport *vp = vnic_vport_create(0, NULL, NULL);
+	struct vnic_vesw_info vesw;
+	struct vnic_port_info port;
+	struct opa16b_vnic_fields f;
+	struct vnic_txq_stats tq;
+	struct vnic_rxq_stats rq;
+	uint8_t frame[1600];
+	const struct vnic_policy *p;
+
+	(void)state;
+	assert_non_null(vp);
+	memset(&tq, 0, sizeof(tq));
+	memset(&rq, 0, sizeof(rq));
+	memset(frame, 0, sizeof(frame));
+	memset(frame, 0xFF, 6); /* broadcast */
+	vnic_info_defaults(&vesw, &port);
+	vesw.vesw_id = 7;
+	vesw.eth_mtu = 1500;
+	vesw.u_mcast_dlid = 0xF00001;
+	port.config_state = VNIC_STATE_FORWARDING;
+	port.encap_slid = 9;
+	assert_int_equal(vnic_vport_configure(vp, &vesw, &port), 0);
+
+	/* configured forwarding, but no carrier: oper DROP_ALL */
+	p = vnic_vport_policy(vp);
+	assert_false(vnic_tx_frame(p, &tq, frame, 60, 0, &f, NULL));
+	assert_false(vnic_rx_frame(p, &rq, frame, 60));
+	assert_int_equal(tq.drop_state, 1);
+	assert_int_equal(rq.drop_state, 1);
+	assert_int_equal(tq.packets + tq.bytes + rq.packets + rq.bytes, 0);
+
+	assert_int_equal(vnic_vport_set_carrier(vp, true), 0);
+	p = vnic_vport_policy(vp);
+	assert_true(vnic_tx_frame(p, &tq, frame, 60, 0, &f, NULL));
+	assert_int_equal(f.dlid, 0xF00001);
+	assert_int_equal(f.slid, 9);
+	assert_int_equal(f.vesw_id, 7);
+	/* global unicast with no default ports: no DLID */
+	memset(frame, 0, 6);
+	frame[5] = 1;
+	assert_false(vnic_tx_frame(p, &tq, frame, 100, 0, &f, NULL));
+	assert_int_equal(tq.dlid_zero, 1);
+	assert_int_equal(tq.packets, 1);
+	assert_int_equal(tq.bytes, 64);
+
+	assert_false(vnic_rx_frame(p, &rq, frame, 59));
+	assert_int_equal(rq.runt, 1);
+	assert_true(vnic_rx_frame(p, &rq, frame, 60));
+	assert_true(vnic_rx_frame(p, &rq, frame, 1518));
+	assert_false(vnic_rx_frame(p, &rq, frame, 1519));
+	assert_int_equal(rq.oversize, 1);
+	assert_int_equal(rq.packets, 2);
+	assert_int_equal(rq.bytes, 64 + 1522);
+	assert_int_equal(rq.grp.unicast, 2);
+	assert_int_equal(rq.grp.size[VNIC_SIZE_64], 1);
+	assert_int_equal(rq.grp.size[VNIC_SIZE_1519_MAX], 1);
+	assert_int_equal(rq.drop_state, 1);
+	vnic_vport_free(vp);
+}
+
 int
 main(void)
 {
@@ -2527,6 +2595,7 @@ main(void)
 		cmocka_unit_test(test_vport_counters_attached),
 		cmocka_unit_test(test_retire_gets_old_policy),
 		cmocka_unit_test(test_snapshot_copy_on_write),
+		cmocka_unit_test(test_tx_rx_frame_verdicts_and_counters),
 		cmocka_unit_test(test_flow_hash_stable_and_port_sensitive),
 		cmocka_unit_test(test_flow_hash_never_reads_past_len),
 	};
