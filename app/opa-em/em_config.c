@@ -410,14 +410,14 @@ parse_vport(struct ctx *c, yaml_node_t *n, unsigned int i, struct em_vport *vp)
 	slid = lid;
 	if (!opt_uint(c, n, path, "port_num", 0, UINT32_MAX, &port_num) ||
 	    !opt_uint(c, n, path, "encap_slid", 1, OPA16B_LID_MAX, &slid) ||
-	    !opt_table(c, n, path, "pcp_to_sc_uc", vp->pcp_to_sc_uc, 8, VNIC_SC_VL_MAX) ||
-	    !opt_table(c, n, path, "pcp_to_vl_uc", vp->pcp_to_vl_uc, 8, VNIC_SC_VL_MAX) ||
-	    !opt_table(c, n, path, "pcp_to_sc_mc", vp->pcp_to_sc_mc, 8, VNIC_SC_VL_MAX) ||
-	    !opt_table(c, n, path, "pcp_to_vl_mc", vp->pcp_to_vl_mc, 8, VNIC_SC_VL_MAX) ||
-	    !opt_uint(c, n, path, "non_vlan_sc_uc", 0, VNIC_SC_VL_MAX, &nv[0]) ||
-	    !opt_uint(c, n, path, "non_vlan_vl_uc", 0, VNIC_SC_VL_MAX, &nv[1]) ||
-	    !opt_uint(c, n, path, "non_vlan_sc_mc", 0, VNIC_SC_VL_MAX, &nv[2]) ||
-	    !opt_uint(c, n, path, "non_vlan_vl_mc", 0, VNIC_SC_VL_MAX, &nv[3]) ||
+	    !opt_table(c, n, path, "pcp_to_sc_uc", vp->pcp_to_sc_uc, 8, VNIC_SC_MAX) ||
+	    !opt_table(c, n, path, "pcp_to_vl_uc", vp->pcp_to_vl_uc, 8, VNIC_VL_MAX) ||
+	    !opt_table(c, n, path, "pcp_to_sc_mc", vp->pcp_to_sc_mc, 8, VNIC_SC_MAX) ||
+	    !opt_table(c, n, path, "pcp_to_vl_mc", vp->pcp_to_vl_mc, 8, VNIC_VL_MAX) ||
+	    !opt_uint(c, n, path, "non_vlan_sc_uc", 0, VNIC_SC_MAX, &nv[0]) ||
+	    !opt_uint(c, n, path, "non_vlan_vl_uc", 0, VNIC_VL_MAX, &nv[1]) ||
+	    !opt_uint(c, n, path, "non_vlan_sc_mc", 0, VNIC_SC_MAX, &nv[2]) ||
+	    !opt_uint(c, n, path, "non_vlan_vl_mc", 0, VNIC_VL_MAX, &nv[3]) ||
 	    !opt_uint(c, n, path, "mac_table_digest", 0, UINT32_MAX, &digest))
 		return false;
 	vp->node_lid = (uint32_t)lid;

@@ -28,9 +28,10 @@ struct vema_agent {
 	uint8_t pending[VEMA_VPORTS_MAX];
 	unsigned int next_trap_vport;    /* round robin over vports */
 	uint64_t trap_tid;
-	uint64_t window_start;
-	unsigned int window_count;
-	bool window_open;
+	/* the rate limit is per vport, as in Linux */
+	uint64_t window_start[VEMA_VPORTS_MAX];
+	uint8_t window_count[VEMA_VPORTS_MAX];
+	bool window_open[VEMA_VPORTS_MAX];
 	struct vema_agent_stats stats;
 	uint8_t mad[VEMA_MAD_SIZE];      /* reply or trap being built */
 };
@@ -260,17 +261,23 @@ static uint16_t
 attr_iface_macs(struct vnic_vport *vp, enum vnic_mac_list which, const uint8_t *data,
 		size_t dlen, uint8_t *out)
 {
-	const struct rte_ether_addr *macs;
+	struct rte_ether_addr macs[VNIC_IFACE_MACS_MAX];
+	const struct rte_ether_addr *all;
 	const struct vnic_policy *p = vnic_vport_policy(vp);
 	struct vema_iface_hdr ih;
-	uint16_t total, i;
+	uint16_t total = 0, n, i;
 
 	if (dlen < VEMA_IFACE_HDR_LEN)
 		return VEMA_STATUS_INVALID;
 	vema_iface_hdr_decode(data, &ih);
 	if (ih.num_macs_in_msg == 0)
 		ih.num_macs_in_msg = VEMA_IFACE_MACS_MAX;
-	macs = vnic_vport_iface_macs(vp, which, &total);
+	/* the EM's own base MAC is not reported back to it (as it is now) */
+	all = vnic_vport_iface_macs(vp, which, &n);
+	for (i = 0; i < n; i++)
+		if (which != VNIC_LIST_UCAST ||
+		    !rte_is_same_ether_addr(&all[i], &p->port.base_mac_addr))
+			macs[total++] = all[i];
 	if (ih.num_macs_in_msg > VEMA_IFACE_MACS_MAX || ih.start_idx > total)
 		return VEMA_STATUS_INVALID;
 	if (ih.num_macs_in_msg > total - ih.start_idx)
@@ -354,7 +361,7 @@ dispatch(struct vema_agent *a, const struct vema_hdr *h, const uint8_t *data, si
 	case VEMA_ATTR_DELETE_VESW:
 		if (vnic_vport_reset(vp) != 0)
 			return VEMA_STATUS_UNSUPPORTED;
-		memcpy(out, data, dlen); /* the reply echoes the request */
+		vport_info_get(a, idx, out); /* as Linux: the resulting VESWPORT_INFO */
 		return VEMA_STATUS_OK;
 	default: /* the counters */
 		return attr_counters(vp, h->attr_id, out);
@@ -435,7 +442,8 @@ vema_agent_rx(struct vema_agent *a, const void *pkt, size_t len, void *reply, si
 		return drop(a, (enum vema_drop)(-1 - st));
 
 	f = (struct opa16b_fm_fields){
-		.slid = a->conf.lid,
+		/* an agent without a LID of its own answers as whom it was asked */
+		.slid = a->conf.lid != 0 ? a->conf.lid : info.f.dlid,
 		.dlid = info.f.slid,
 		.pkey = info.f.pkey,
 		.entropy = info.f.entropy,
@@ -505,7 +513,7 @@ size_t
 vema_agent_poll(struct vema_agent *a, uint64_t now_ns, void *pkt, size_t cap)
 {
 	unsigned int i, idx;
-	bool any = false;
+	bool any = false, deferred = false;
 
 	for (i = 0; i < VEMA_VPORTS_MAX; i++) {
 		struct vnic_vport *vp = a->vports[i];
@@ -521,37 +529,43 @@ vema_agent_poll(struct vema_agent *a, uint64_t now_ns, void *pkt, size_t cap)
 	}
 	if (!any)
 		return 0;
-	if (a->cpi.trap_lid == 0) {
-		/* nobody to tell: like Linux, nothing is sent without a trap LID */
+	if (a->cpi.trap_lid == 0 || a->conf.lid == 0) {
+		/* nobody to tell, or no LID to send from: like Linux, nothing is
+		 * sent without a trap LID
+		 */
 		for (i = 0; i < VEMA_VPORTS_MAX; i++) {
 			a->stats.traps_no_lid += __builtin_popcount(a->pending[i]);
 			a->pending[i] = 0;
 		}
 		return 0;
 	}
-	if (!a->window_open || now_ns - a->window_start >= VEMA_TRAP_WINDOW_NS) {
-		a->window_open = true;
-		a->window_start = now_ns;
-		a->window_count = 0;
-	}
-	if (a->window_count >= VEMA_TRAP_BURST) {
-		a->stats.traps_deferred++;
-		return 0;
-	}
 	for (i = 0; i < VEMA_VPORTS_MAX; i++) {
-		idx = (a->next_trap_vport + i) % VEMA_VPORTS_MAX;
-		if (a->pending[idx] != 0 && a->vports[idx] != NULL) {
-			uint8_t op = (uint8_t)__builtin_ctz(a->pending[idx]);
-			size_t n = build_trap(a, a->vports[idx], op, pkt, cap);
+		uint8_t op;
+		size_t n;
 
-			if (n == 0)
-				return 0; /* buffer too small: the trap stays pending */
-			a->pending[idx] &= ~TRAP_BIT(op);
-			a->next_trap_vport = idx + 1;
-			a->window_count++;
-			a->stats.traps++;
-			return n;
+		idx = (a->next_trap_vport + i) % VEMA_VPORTS_MAX;
+		if (a->pending[idx] == 0 || a->vports[idx] == NULL)
+			continue;
+		if (!a->window_open[idx] || now_ns - a->window_start[idx] >= VEMA_TRAP_WINDOW_NS) {
+			a->window_open[idx] = true;
+			a->window_start[idx] = now_ns;
+			a->window_count[idx] = 0;
 		}
+		if (a->window_count[idx] >= VEMA_TRAP_BURST) {
+			deferred = true;
+			continue;
+		}
+		op = (uint8_t)__builtin_ctz(a->pending[idx]);
+		n = build_trap(a, a->vports[idx], op, pkt, cap);
+		if (n == 0)
+			return 0; /* buffer too small: the trap stays pending */
+		a->pending[idx] &= ~TRAP_BIT(op);
+		a->next_trap_vport = idx + 1;
+		a->window_count[idx]++;
+		a->stats.traps++;
+		return n;
 	}
+	if (deferred)
+		a->stats.traps_deferred++;
 	return 0;
 }

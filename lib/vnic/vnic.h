@@ -20,6 +20,12 @@
  * a host frees old snapshots after a grace period (e.g. rte_rcu_qsbr). The
  * default callback frees at once, which is right when one thread does all.
  *
+ * One writer: every call that changes a vport (configure, MAC entries,
+ * reset, carrier, interface lists, take_events) must run on one thread,
+ * the agent's; a host's link-change handler hands its news to that thread.
+ * vnic_vport_free() frees the current snapshot directly: stop the datapath
+ * (or wait a grace period) first.
+ *
  * Pure C over bytes (DPDK headers only, no EAL), so it is unit-tested
  * without EAL.
  */
@@ -61,8 +67,10 @@ extern "C" {
 #define VNIC_ETH_MTU_MAX (OPA16B_VNIC_ETH_MAX - OPA16B_VNIC_ETH_OVERHEAD)
 /** Power-on Ethernet MTU. */
 #define VNIC_ETH_MTU_DEFAULT 1500
-/** Largest SC or VL value in the PCP tables. */
-#define VNIC_SC_VL_MAX 31
+/** Largest SC value in the PCP tables (5-bit 16B field). */
+#define VNIC_SC_MAX 31
+/** Largest VL value in the PCP tables (4-bit PBC field). */
+#define VNIC_VL_MAX 15
 /** Interface MAC list capacity (unicast or multicast). */
 #define VNIC_IFACE_MACS_MAX 1024
 
@@ -489,7 +497,7 @@ int vnic_vport_set_carrier(struct vnic_vport *vp, bool up);
 
 /** Which interface MAC list. */
 enum vnic_mac_list {
-	VNIC_LIST_UCAST = 0, /**< unicast (excluding the EM's base MAC) */
+	VNIC_LIST_UCAST = 0, /**< unicast (the agent leaves out the EM's base MAC) */
 	VNIC_LIST_MCAST = 1, /**< multicast */
 };
 

@@ -175,14 +175,15 @@ vnic_info_check_reason(const struct vnic_vesw_info *vesw, const struct vnic_port
 		return "base_mac_addr is multicast";
 	if (o->encap_slid > OPA16B_LID_MAX)
 		return "encap_slid has bits above its 24";
-	if (table_has_wide(o->pcp_to_sc_uc, 8, VNIC_SC_VL_MAX) ||
-	    table_has_wide(o->pcp_to_sc_mc, 8, VNIC_SC_VL_MAX) ||
-	    o->non_vlan_sc_uc > VNIC_SC_VL_MAX || o->non_vlan_sc_mc > VNIC_SC_VL_MAX)
+	if (table_has_wide(o->pcp_to_sc_uc, 8, VNIC_SC_MAX) ||
+	    table_has_wide(o->pcp_to_sc_mc, 8, VNIC_SC_MAX) ||
+	    o->non_vlan_sc_uc > VNIC_SC_MAX || o->non_vlan_sc_mc > VNIC_SC_MAX)
 		return "an SC is above 31";
-	if (table_has_wide(o->pcp_to_vl_uc, 8, VNIC_SC_VL_MAX) ||
-	    table_has_wide(o->pcp_to_vl_mc, 8, VNIC_SC_VL_MAX) ||
-	    o->non_vlan_vl_uc > VNIC_SC_VL_MAX || o->non_vlan_vl_mc > VNIC_SC_VL_MAX)
-		return "a VL is above 31";
+	/* the VL goes into 4 PBC bits: a wider one would be cut or spill */
+	if (table_has_wide(o->pcp_to_vl_uc, 8, VNIC_VL_MAX) ||
+	    table_has_wide(o->pcp_to_vl_mc, 8, VNIC_VL_MAX) ||
+	    o->non_vlan_vl_uc > VNIC_VL_MAX || o->non_vlan_vl_mc > VNIC_VL_MAX)
+		return "a VL is above 15";
 	return NULL;
 }
 
@@ -312,13 +313,8 @@ vnic_vport_set_iface_macs(struct vnic_vport *vp, enum vnic_mac_list which,
 		if (copy == NULL)
 			return -ENOMEM;
 	}
-	for (i = 0; i < n; i++) {
-		/* the EM's own base MAC is not reported back to it */
-		if (which == VNIC_LIST_UCAST &&
-		    rte_is_same_ether_addr(&macs[i], &vp->policy->port.base_mac_addr))
-			continue;
+	for (i = 0; i < n; i++)
 		copy[kept++] = macs[i];
-	}
 	if (kept == l->n && (kept == 0 || memcmp(copy, l->macs, sizeof(*copy) * kept) == 0)) {
 		free(copy);
 		return 0;

@@ -1343,14 +1343,14 @@ MUT(sc_uc_32, p->pcp_to_sc_uc[7] = 32)
 MUT(sc_mc_32, p->pcp_to_sc_mc[0] = 32)
 MUT(nv_sc_uc_32, p->non_vlan_sc_uc = 32)
 MUT(nv_sc_mc_ff, p->non_vlan_sc_mc = 0xFF)
-MUT(vl_uc_32, p->pcp_to_vl_uc[3] = 32)
+MUT(vl_uc_16, p->pcp_to_vl_uc[3] = 16)
 MUT(vl_mc_ff, p->pcp_to_vl_mc[7] = 0xFF)
-MUT(nv_vl_uc_32, p->non_vlan_vl_uc = 32)
-MUT(nv_vl_mc_32, p->non_vlan_vl_mc = 32)
+MUT(nv_vl_uc_16, p->non_vlan_vl_uc = 16)
+MUT(nv_vl_mc_16, p->non_vlan_vl_mc = 16)
 /* valid extremes */
 MUT(ok_extremes, v->vesw_id = 0xFFF; v->fabric_id = 0x3FF; v->u_mcast_dlid = 0xFFFFFF;
     v->u_ucast_dlid[15] = 0xFFFFFF; v->rc = 0x07777777; v->eth_mtu = VNIC_ETH_MTU_MAX;
-    p->encap_slid = 0xFFFFFF; p->pcp_to_sc_uc[7] = 31; p->non_vlan_vl_mc = 31)
+    p->encap_slid = 0xFFFFFF; p->pcp_to_sc_uc[7] = 31; p->non_vlan_vl_mc = 15)
 MUT(ok_min, v->vesw_id = 1; v->eth_mtu = VNIC_ETH_MTU_MIN; p->config_state = 1)
 #undef MUT
 
@@ -1363,8 +1363,8 @@ static const struct {
 	M(mcast_dlid_wide), M(ucast_dlid0_wide), M(ucast_dlid15_wide), M(rc_bit3),
 	M(rc_bit28), M(mtu_0), M(mtu_67), M(mtu_over), M(config_0), M(config_2),
 	M(config_4), M(mac_mcast), M(mac_bcast), M(encap_slid_wide), M(sc_uc_32),
-	M(sc_mc_32), M(nv_sc_uc_32), M(nv_sc_mc_ff), M(vl_uc_32), M(vl_mc_ff),
-	M(nv_vl_uc_32), M(nv_vl_mc_32),
+	M(sc_mc_32), M(nv_sc_uc_32), M(nv_sc_mc_ff), M(vl_uc_16), M(vl_mc_ff),
+	M(nv_vl_uc_16), M(nv_vl_mc_16),
 #undef M
 };
 #define NB_BAD_CFGS (sizeof(bad_cfgs) / sizeof(bad_cfgs[0]))
@@ -2335,64 +2335,156 @@ test_trap_none_without_trap_lid(void **state)
 	vema_agent_free(a);
 }
 
-/* At most 4 traps per window: 6 events give 4 traps now and the other 2
- * once now_ns has advanced by VEMA_TRAP_WINDOW_NS, none lost, TIDs in order.
+/* At most 4 traps per window and vport (as Linux): 6 link changes on one
+ * vport give 4 traps now and the other 2 once now_ns has advanced by
+ * VEMA_TRAP_WINDOW_NS, none lost, TIDs in order; a second vport's traps are
+ * not held back by the first one's full window.
  */
 static void
 test_trap_rate_limit_defers_not_loses(void **state)
 {
 	struct vema_agent *a = trap_agent();
 	const struct vema_agent_stats *st = vema_agent_stats(a);
-	struct rte_ether_addr uc = { { 0x02, 1, 2, 3, 4, 5 } };
-	struct rte_ether_addr mc = { { 0x01, 0x00, 0x5E, 0, 0, 1 } };
 	const uint64_t t0 = 1000000;
 	uint8_t pkt[VEMA_PKT_MAX];
 	struct vnic_vport *vp[2];
-	struct opa16b_fm_info info;
-	unsigned int seen[2][4] = { { 0 } };
-	uint64_t tid = 0;
-	unsigned int i, k;
+	uint64_t tid = 0, t;
+	unsigned int k;
 	size_t n;
 
 	(void)state;
 	vp[0] = add_vport(a, 0, 0x10, VNIC_STATE_FORWARDING);
 	vp[1] = add_vport(a, 1, 0x11, VNIC_STATE_FORWARDING);
 	assert_int_equal(drain_traps(a, 0), 0);
-	for (i = 0; i < 2; i++) {
-		assert_int_equal(vnic_vport_set_carrier(vp[i], true), 0);
-		assert_int_equal(vnic_vport_set_iface_macs(vp[i], VNIC_LIST_UCAST, &uc, 1), 1);
-		assert_int_equal(vnic_vport_set_iface_macs(vp[i], VNIC_LIST_MCAST, &mc, 1), 1);
-	}
-	for (k = 0; k < 6; k++) {
-		uint64_t now = k < 4 ? t0 : t0 + VEMA_TRAP_WINDOW_NS;
-		uint64_t t;
-
-		if (k == 4) {
-			/* the window is full until it has passed */
-			assert_int_equal(vema_agent_poll(a, t0, pkt, sizeof(pkt)), 0);
-			assert_int_equal(vema_agent_poll(a, t0 + VEMA_TRAP_WINDOW_NS - 1, pkt,
-							 sizeof(pkt)), 0);
-			assert_int_equal(st->traps, 4);
-			assert_true(st->traps_deferred >= 2);
-		}
-		n = vema_agent_poll(a, now, pkt, sizeof(pkt));
-		assert_int_equal(n, TRAP_PKT_LEN);
-		assert_int_equal(opa16b_fm_parse(pkt, n, &info), OPA16B_FM_OK);
-		i = info.mad[40 + 32 + 10];
-		assert_true(i < 2);
-		t = check_trap(pkt, n, vp[i], info.mad[40 + 32 + 11]);
+	/* four link changes on vport 0, each sent at once */
+	for (k = 0; k < 4; k++) {
+		assert_int_equal(vnic_vport_set_carrier(vp[0], k % 2 == 0), 0);
+		n = vema_agent_poll(a, t0, pkt, sizeof(pkt));
+		t = check_trap(pkt, n, vp[0], VEMA_TRAP_LINK_STATUS_CHANGE);
 		if (k > 0)
 			assert_int_equal(t, tid + 1);
 		tid = t;
-		seen[i][info.mad[40 + 32 + 11]]++;
 	}
+	/* the fifth and sixth wait for the next window... */
+	assert_int_equal(vnic_vport_set_carrier(vp[0], true), 0);
+	assert_int_equal(vnic_vport_set_iface_macs(vp[0], VNIC_LIST_UCAST,
+						   &vnic_vport_policy(vp[1])->port.base_mac_addr, 1),
+			 1);
+	assert_int_equal(vema_agent_poll(a, t0, pkt, sizeof(pkt)), 0);
+	assert_int_equal(vema_agent_poll(a, t0 + VEMA_TRAP_WINDOW_NS - 1, pkt, sizeof(pkt)), 0);
+	assert_int_equal(st->traps, 4);
+	assert_true(st->traps_deferred >= 2);
+	/* ...while vport 1 still sends in this window */
+	assert_int_equal(vnic_vport_set_carrier(vp[1], true), 0);
+	n = vema_agent_poll(a, t0 + 1, pkt, sizeof(pkt));
+	tid = check_trap(pkt, n, vp[1], VEMA_TRAP_LINK_STATUS_CHANGE);
+	/* next window: both held traps, unicast MAC change first */
+	n = vema_agent_poll(a, t0 + VEMA_TRAP_WINDOW_NS, pkt, sizeof(pkt));
+	assert_int_equal(check_trap(pkt, n, vp[0], VEMA_TRAP_UCAST_MAC_CHANGE), tid + 1);
+	n = vema_agent_poll(a, t0 + VEMA_TRAP_WINDOW_NS, pkt, sizeof(pkt));
+	assert_int_equal(check_trap(pkt, n, vp[0], VEMA_TRAP_LINK_STATUS_CHANGE), tid + 2);
 	assert_int_equal(vema_agent_poll(a, t0 + VEMA_TRAP_WINDOW_NS, pkt, sizeof(pkt)), 0);
-	assert_int_equal(st->traps, 6);
-	for (i = 0; i < 2; i++)
-		for (k = 1; k <= 3; k++)
-			if (seen[i][k] != 1)
-				fail_msg("vport %u opcode %u sent %u times", i, k, seen[i][k]);
+	assert_int_equal(st->traps, 7);
 	assert_int_equal(st->traps_no_lid, 0);
+	vema_agent_free(a);
+}
+
+/* The unicast interface list leaves out the EM's base MAC of the moment:
+ * when the EM changes the base MAC, the old one shows and the new one hides.
+ */
+static void
+test_iface_list_hides_current_base_mac(void **state)
+{
+	struct vema_agent *a = agent_new();
+	struct vnic_vesw_info v;
+	struct vnic_port_info p;
+	struct rte_ether_addr macs[3];
+	struct vema_iface_hdr ih;
+	uint8_t req[VEMA_IFACE_HDR_LEN];
+	struct reply r;
+	struct vnic_vport *vp;
+
+	(void)state;
+	vport_cfg(&v, &p, 0x30, 2, VNIC_STATE_FORWARDING);
+	assert_int_equal(set_vport(a, 2, &v, &p, &r), VEMA_STATUS_OK);
+	vp = vema_agent_vport(a, 2);
+	macs[0] = p.base_mac_addr;
+	macs[1] = (struct rte_ether_addr){ { 0x02, 0, 0, 0, 0xAA, 1 } };
+	macs[2] = (struct rte_ether_addr){ { 0x02, 0, 0, 0, 0xAA, 2 } };
+	assert_int_equal(vnic_vport_set_iface_macs(vp, VNIC_LIST_UCAST, macs, 3), 1);
+	memset(&ih, 0, sizeof(ih));
+	vema_iface_hdr_encode(req, &ih);
+	assert_int_equal(do_req(a, VEMA_METHOD_GET, VEMA_ATTR_IFACE_UCAST_MACS, 2, req,
+				sizeof(req), &r), VEMA_STATUS_OK);
+	vema_iface_hdr_decode(r.data, &ih);
+	assert_int_equal(ih.tot_macs_in_lst, 2);
+	assert_int_equal(ih.num_macs_in_msg, 2);
+	assert_memory_equal(r.data + 8, macs[1].addr_bytes, 6);
+	assert_memory_equal(r.data + 14, macs[2].addr_bytes, 6);
+	/* the EM moves the base MAC to macs[1] */
+	p.base_mac_addr = macs[1];
+	assert_int_equal(set_vport(a, 2, &v, &p, &r), VEMA_STATUS_OK);
+	memset(&ih, 0, sizeof(ih));
+	vema_iface_hdr_encode(req, &ih);
+	assert_int_equal(do_req(a, VEMA_METHOD_GET, VEMA_ATTR_IFACE_UCAST_MACS, 2, req,
+				sizeof(req), &r), VEMA_STATUS_OK);
+	vema_iface_hdr_decode(r.data, &ih);
+	assert_int_equal(ih.tot_macs_in_lst, 2);
+	assert_memory_equal(r.data + 8, macs[0].addr_bytes, 6);
+	assert_memory_equal(r.data + 14, macs[2].addr_bytes, 6);
+	vema_agent_free(a);
+}
+
+/* DELETE_VESW answers, as Linux does, with the resulting VESWPORT_INFO:
+ * the power-on values, and the vport stays.
+ */
+static void
+test_delete_vesw_replies_with_defaults(void **state)
+{
+	struct vema_agent *a = agent_new();
+	uint8_t want[VEMA_VESWPORT_INFO_LEN];
+	struct vnic_vesw_info v;
+	struct vnic_port_info p;
+	struct reply r;
+
+	(void)state;
+	(void)add_vport(a, 4, 0x44, VNIC_STATE_FORWARDING);
+	assert_int_equal(do_req(a, VEMA_METHOD_SET, VEMA_ATTR_DELETE_VESW, 4, NULL, 0, &r),
+			 VEMA_STATUS_OK);
+	vnic_info_defaults(&v, &p);
+	vema_veswport_info_encode(want, &v, &p);
+	assert_memory_equal(r.data, want, sizeof(want));
+	expect_fill(r.data, VEMA_VESWPORT_INFO_LEN, VEMA_DATA_LEN, 0, "after VESWPORT_INFO");
+	assert_non_null(vema_agent_vport(a, 4));
+	vema_agent_free(a);
+}
+
+/* An agent without a LID of its own (lid 0) takes any DLID, answers from the
+ * LID it was asked as, and sends no traps (counted as traps_no_lid).
+ */
+static void
+test_lid0_agent_answers_as_asked_no_traps(void **state)
+{
+	struct vema_agent_conf conf = { .lid = 0, .port_num = AGENT_PORT };
+	struct vema_agent *a = vema_agent_create(&conf);
+	uint8_t pkt[VEMA_PKT_MAX];
+	struct vnic_vport *vp;
+	struct reply r;
+	struct req q;
+
+	(void)state;
+	assert_non_null(a);
+	assert_int_equal(set_cpi(a, TRAP_LID, TRAP_SL << 3, &r), VEMA_STATUS_OK);
+	assert_int_equal(r.info.f.slid, AGENT_LID);
+	req_init(&q, VEMA_METHOD_GET, VEMA_ATTR_CLASS_PORT_INFO, 0);
+	q.f.dlid = 0x123456;
+	assert_int_equal(req_send(a, &q, &r), VEMA_STATUS_OK);
+	assert_int_equal(r.info.f.slid, 0x123456);
+	vp = add_vport(a, 0, 0x10, VNIC_STATE_FORWARDING);
+	assert_int_equal(vnic_vport_set_carrier(vp, true), 0);
+	assert_int_equal(vema_agent_poll(a, 1, pkt, sizeof(pkt)), 0);
+	assert_int_equal(vema_agent_stats(a)->traps, 0);
+	assert_int_equal(vema_agent_stats(a)->traps_no_lid, 1);
 	vema_agent_free(a);
 }
 
@@ -2437,6 +2529,9 @@ main(void)
 		cmocka_unit_test(test_trap_mac_change_after_iface_macs),
 		cmocka_unit_test(test_trap_none_without_trap_lid),
 		cmocka_unit_test(test_trap_rate_limit_defers_not_loses),
+		cmocka_unit_test(test_iface_list_hides_current_base_mac),
+		cmocka_unit_test(test_delete_vesw_replies_with_defaults),
+		cmocka_unit_test(test_lid0_agent_answers_as_asked_no_traps),
 	};
 
 	return cmocka_run_group_tests_name("vema", tests, NULL, NULL);

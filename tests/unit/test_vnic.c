@@ -342,12 +342,12 @@ base_config(struct vnic_vesw_info *v, struct vnic_port_info *p)
 		p->pcp_to_sc_uc[i] = (uint8_t)i;
 		p->pcp_to_vl_uc[i] = (uint8_t)(8 + i);
 		p->pcp_to_sc_mc[i] = (uint8_t)(16 + i);
-		p->pcp_to_vl_mc[i] = (uint8_t)(24 + i);
+		p->pcp_to_vl_mc[i] = (uint8_t)(7 - i);
 	}
 	p->non_vlan_sc_uc = 28;
-	p->non_vlan_vl_uc = 29;
+	p->non_vlan_vl_uc = 14;
 	p->non_vlan_sc_mc = 30;
-	p->non_vlan_vl_mc = 31;
+	p->non_vlan_vl_mc = 15;
 }
 
 /* Retire callback that keeps old snapshots for the test to inspect. */
@@ -927,14 +927,14 @@ vport_distinct_tables(struct vnic_vesw_info *v, struct vnic_port_info *p)
 
 	for (i = 0; i < 8; i++) {
 		p->pcp_to_sc_uc[i] = (uint8_t)(1 + i);
-		p->pcp_to_vl_uc[i] = (uint8_t)(31 - i);
+		p->pcp_to_vl_uc[i] = (uint8_t)(15 - i); /* VLs have 4 bits: 16 values */
 		p->pcp_to_sc_mc[i] = (uint8_t)(9 + i);
-		p->pcp_to_vl_mc[i] = (uint8_t)(23 - i);
+		p->pcp_to_vl_mc[i] = (uint8_t)(7 - i);
 	}
 	p->non_vlan_sc_uc = 0;
-	p->non_vlan_vl_uc = 17;
+	p->non_vlan_vl_uc = 3;
 	p->non_vlan_sc_mc = 18;
-	p->non_vlan_vl_mc = 19;
+	p->non_vlan_vl_mc = 12;
 	assert_int_equal(vnic_vport_configure(vp, v, p), 0);
 	return vp;
 }
@@ -1042,19 +1042,20 @@ test_sc_vl_same_row(void **state)
 	unsigned int i;
 
 	(void)state;
-	/* row r of the unicast tables: SC r, VL 8 + r; multicast: SC 16 + r, VL 24 + r;
-	 * non-VLAN rows use 30/31 (uc) and 28/29 (mc), unlike any PCP row
+	/* every PCP row has VL = (SC + 8) & 15: unicast row r SC r, VL 8 + r;
+	 * multicast SC 16 + r, VL 8 + r; non-VLAN rows VL = (SC + 1) & 15
+	 * (30/15 uc, 28/13 mc), which no PCP row satisfies
 	 */
 	for (i = 0; i < 8; i++) {
 		p.pcp_to_sc_uc[i] = (uint8_t)i;
 		p.pcp_to_vl_uc[i] = (uint8_t)(8 + i);
 		p.pcp_to_sc_mc[i] = (uint8_t)(16 + i);
-		p.pcp_to_vl_mc[i] = (uint8_t)(24 + i);
+		p.pcp_to_vl_mc[i] = (uint8_t)(8 + i);
 	}
 	p.non_vlan_sc_uc = 30;
-	p.non_vlan_vl_uc = 31;
+	p.non_vlan_vl_uc = 15;
 	p.non_vlan_sc_mc = 28;
-	p.non_vlan_vl_mc = 29;
+	p.non_vlan_vl_mc = 13;
 	assert_int_equal(vnic_vport_configure(vp, &v, &p), 0);
 	pol = vnic_vport_policy(vp);
 	for (i = 0; i < 600; i++) {
@@ -1074,9 +1075,9 @@ test_sc_vl_same_row(void **state)
 		CHECK_EQ(f.sc, model_sc(&p, &s), "frame %u", i);
 		CHECK_EQ(vl, model_vl(&p, &s), "frame %u", i);
 		if (s.tpid[0] != 0)
-			CHECK_EQ(vl, f.sc + 8, "frame %u (same PCP row)", i);
+			CHECK_EQ(vl, (f.sc + 8) & 15, "frame %u (same PCP row)", i);
 		else
-			CHECK_EQ(vl, f.sc + 1, "frame %u (non-VLAN row)", i);
+			CHECK_EQ(vl, (f.sc + 1) & 15, "frame %u (non-VLAN row)", i);
 	}
 	vnic_vport_free(vp);
 }
@@ -1674,12 +1675,12 @@ invalid_change(unsigned int n, struct vnic_vesw_info *v, struct vnic_port_info *
 	n -= 18;
 	if (n < 18) {
 		if (n < 16)
-			vl[n / 8][n % 8] = 32;
+			vl[n / 8][n % 8] = 16;
 		else if (n == 16)
-			p->non_vlan_vl_uc = 32;
+			p->non_vlan_vl_uc = 16;
 		else
-			p->non_vlan_vl_mc = 32;
-		return "VL 32";
+			p->non_vlan_vl_mc = 16;
+		return "VL 16";
 	}
 	n -= 18;
 	if (n < 2) {
@@ -1779,13 +1780,13 @@ test_configure_accepts_boundaries(void **state)
 	p.encap_slid = LID24_MAX;
 	mac_set(&p.base_mac_addr, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff);
 	memset(p.pcp_to_sc_uc, 31, sizeof(p.pcp_to_sc_uc));
-	memset(p.pcp_to_vl_uc, 31, sizeof(p.pcp_to_vl_uc));
+	memset(p.pcp_to_vl_uc, 15, sizeof(p.pcp_to_vl_uc));
 	memset(p.pcp_to_sc_mc, 31, sizeof(p.pcp_to_sc_mc));
-	memset(p.pcp_to_vl_mc, 31, sizeof(p.pcp_to_vl_mc));
+	memset(p.pcp_to_vl_mc, 15, sizeof(p.pcp_to_vl_mc));
 	p.non_vlan_sc_uc = 31;
-	p.non_vlan_vl_uc = 31;
+	p.non_vlan_vl_uc = 15;
 	p.non_vlan_sc_mc = 31;
-	p.non_vlan_vl_mc = 31;
+	p.non_vlan_vl_mc = 15;
 	assert_null(vnic_info_check_reason(&v, &p));
 	assert_int_equal(vnic_info_check(&v, &p), 0);
 	assert_int_equal(vnic_vport_configure(vp, &v, &p), 0);
@@ -1885,7 +1886,7 @@ test_iface_macs_gen_and_events(void **state)
 
 /* The base MAC is left out of the unicast list; lists over VNIC_IFACE_MACS_MAX are refused. */
 static void
-test_iface_macs_base_excluded_and_limit(void **state)
+test_iface_macs_stored_and_limit(void **state)
 {
 	struct vnic_vesw_info v;
 	struct vnic_port_info p;
@@ -1904,26 +1905,25 @@ test_iface_macs_base_excluded_and_limit(void **state)
 	base_config(&v, &p);
 	assert_int_equal(vnic_vport_configure(vp, &v, &p), 0);
 	vnic_vport_take_events(vp);
-	/* base, a, base, b -> a, b */
+	/* stored as the host gives it (the agent leaves the base MAC out when
+	 * it reports, against the base MAC of that moment)
+	 */
 	macs[0] = p.base_mac_addr;
 	mac_random_global(&macs[1], &seed);
-	macs[2] = p.base_mac_addr;
-	mac_random_global(&macs[3], &seed);
-	assert_int_equal(vnic_vport_set_iface_macs(vp, VNIC_LIST_UCAST, macs, 4), 1);
+	assert_int_equal(vnic_vport_set_iface_macs(vp, VNIC_LIST_UCAST, macs, 2), 1);
 	got = vnic_vport_iface_macs(vp, VNIC_LIST_UCAST, &n);
 	assert_int_equal(n, 2);
-	assert_memory_equal(&got[0], &macs[1], sizeof(macs[0]));
-	assert_memory_equal(&got[1], &macs[3], sizeof(macs[0]));
+	assert_memory_equal(got, macs, 2 * sizeof(macs[0]));
 	assert_int_equal(vnic_vport_policy(vp)->port.uc_macs_gen_count, 1);
 	assert_int_equal(vnic_vport_take_events(vp), VNIC_EV_UCAST_MAC_CHANGE);
-	/* a, b without the base MAC is the same list */
-	ab[0] = macs[1];
-	ab[1] = macs[3];
+	/* the same list again: no change, no event */
+	ab[0] = macs[0];
+	ab[1] = macs[1];
 	assert_int_equal(vnic_vport_set_iface_macs(vp, VNIC_LIST_UCAST, ab, 2), 0);
 	assert_int_equal(vnic_vport_take_events(vp), 0);
 	assert_int_equal(vnic_vport_policy(vp)->port.uc_macs_gen_count, 1);
-	/* only the base MAC: an empty list */
-	assert_int_equal(vnic_vport_set_iface_macs(vp, VNIC_LIST_UCAST, &p.base_mac_addr, 1), 1);
+	/* empty */
+	assert_int_equal(vnic_vport_set_iface_macs(vp, VNIC_LIST_UCAST, NULL, 0), 1);
 	got = vnic_vport_iface_macs(vp, VNIC_LIST_UCAST, &n);
 	assert_int_equal(n, 0);
 	vnic_vport_take_events(vp);
@@ -2588,7 +2588,7 @@ main(void)
 		cmocka_unit_test(test_configure_rejects_invalid),
 		cmocka_unit_test(test_configure_accepts_boundaries),
 		cmocka_unit_test(test_iface_macs_gen_and_events),
-		cmocka_unit_test(test_iface_macs_base_excluded_and_limit),
+		cmocka_unit_test(test_iface_macs_stored_and_limit),
 		cmocka_unit_test(test_size_bucket_boundaries),
 		cmocka_unit_test(test_queue_count_rules),
 		cmocka_unit_test(test_stats_sum_derived_totals),
