@@ -207,6 +207,8 @@ em_call(struct em_client *c, uint32_t dlid, uint8_t method, uint16_t attr_id, ui
 		do {
 			if (rx_once(c, tid, reply, status))
 				return 0;
+			if (c->stop != NULL && *c->stop)
+				return -EINTR;
 			rte_delay_us_sleep(50);
 		} while (rte_get_timer_cycles() < deadline);
 	}

@@ -52,6 +52,7 @@ struct em_client {
 	em_trap_cb_t on_trap;    /**< trap callback (NULL: counted only) */
 	void *trap_arg;          /**< its argument */
 	bool repress;            /**< answer traps with TrapRepress */
+	volatile bool *stop;     /**< when it turns true, calls give up (-EINTR) */
 	struct em_client_stats stats; /**< counters */
 };
 
@@ -98,7 +99,7 @@ void em_client_stop(struct em_client *c);
  *   Filled with the reply's status.
  * @return
  *   0 (a reply arrived; check @p status), -ETIMEDOUT after every retry,
- *   or another negative errno.
+ *   -EINTR when *stop turned true, or another negative errno.
  */
 int em_call(struct em_client *c, uint32_t dlid, uint8_t method, uint16_t attr_id,
 	    uint32_t attr_mod, const void *data, size_t dlen, uint8_t *reply, uint16_t *status);

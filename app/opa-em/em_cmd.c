@@ -14,7 +14,7 @@
 #include "em_cmd.h"
 #include "opa16b_fm.h"
 
-#define EM_MAX_NODES 1024
+#define EM_MAX_NODES EM_CONFIG_MAX_VPORTS /* at most one node per vport */
 
 static const char *
 state_name(uint8_t s)
@@ -170,7 +170,7 @@ static int
 read_mac_table(struct em_client *c, const struct em_vport *vp, uint8_t *tbl, uint32_t *digest)
 {
 	uint8_t req[VEMA_MAC_TBL_HDR_LEN], data[VEMA_DATA_LEN];
-	struct vema_mac_tbl_hdr h;
+	struct vema_mac_tbl_hdr h, want;
 	unsigned int off;
 	uint16_t st;
 	int ret, rc;
@@ -186,7 +186,15 @@ read_mac_table(struct em_client *c, const struct em_vport *vp, uint8_t *tbl, uin
 		rc = outcome(vp, vp->node_lid, "GET VESWPORT_MAC_ENTRIES", ret, st, c->retries + 1);
 		if (rc != EM_EXIT_OK)
 			return rc;
+		want = h;
 		vema_mac_tbl_hdr_decode(data, &h);
+		/* the node's reply is untrusted: it must be the range asked for */
+		if (h.offset != want.offset || h.num_entries != want.num_entries) {
+			printf("node %u vport %u: GET VESWPORT_MAC_ENTRIES: reply covers %u+%u, asked %u+%u\n",
+			       vp->node_lid, vp->index, h.offset, h.num_entries, want.offset,
+			       want.num_entries);
+			return EM_EXIT_FAILED;
+		}
 		*digest = h.digest;
 		memcpy(tbl + (size_t)off * VEMA_MAC_ENTRY_LEN, data + VEMA_MAC_TBL_HDR_LEN,
 		       (size_t)h.num_entries * VEMA_MAC_ENTRY_LEN);
@@ -298,34 +306,58 @@ apply_vport(struct em_client *c, const struct em_config *cfg, const struct em_vp
 	return EM_EXIT_OK;
 }
 
-int
-em_cmd_apply(struct em_client *c, const struct em_config *cfg)
+/* The distinct nodes of a configuration, in order of appearance. */
+static uint32_t nodes[EM_MAX_NODES];
+static int node_rc[EM_MAX_NODES];
+static unsigned int nb_nodes;
+
+/* Point every node's traps at us; remember which nodes answered. */
+static int
+setup_nodes(struct em_client *c, const struct em_config *cfg, volatile bool *stop)
 {
-	static uint32_t nodes[EM_MAX_NODES];
-	static int node_rc[EM_MAX_NODES];
-	unsigned int nb_nodes = 0, i, j;
+	unsigned int i, j;
 	int rc = EM_EXIT_OK;
 
+	nb_nodes = 0;
 	for (i = 0; i < cfg->nb_vports; i++) {
 		for (j = 0; j < nb_nodes; j++)
 			if (nodes[j] == cfg->vports[i].node_lid)
 				break;
-		if (j == nb_nodes && nb_nodes < EM_MAX_NODES)
+		if (j == nb_nodes)
 			nodes[nb_nodes++] = cfg->vports[i].node_lid;
 	}
-	for (j = 0; j < nb_nodes; j++) {
+	for (j = 0; j < nb_nodes && (stop == NULL || !*stop); j++) {
 		node_rc[j] = setup_node(c, cfg, nodes[j]);
 		rc = worse(rc, node_rc[j]);
 	}
-	for (i = 0; i < cfg->nb_vports; i++) {
+	return rc;
+}
+
+static bool
+node_unreachable(uint32_t lid)
+{
+	unsigned int j;
+
+	for (j = 0; j < nb_nodes; j++)
+		if (nodes[j] == lid)
+			return node_rc[j] == EM_EXIT_UNREACHABLE;
+	return false;
+}
+
+int
+em_cmd_apply(struct em_client *c, const struct em_config *cfg)
+{
+	unsigned int i;
+	int rc;
+
+	rc = setup_nodes(c, cfg, c->stop);
+	for (i = 0; i < cfg->nb_vports && !*c->stop; i++) {
 		const struct em_vport *vp = &cfg->vports[i];
 		char mac[RTE_ETHER_ADDR_FMT_SIZE];
 		int vrc;
 
-		for (j = 0; j < nb_nodes && nodes[j] != vp->node_lid; j++)
-			;
 		rte_ether_format_addr(mac, sizeof(mac), &vp->mac);
-		if (j < nb_nodes && node_rc[j] == EM_EXIT_UNREACHABLE) {
+		if (node_unreachable(vp->node_lid)) {
 			printf("node %u vport %u: skipped: node unreachable\n", vp->node_lid,
 			       vp->index);
 			continue;
@@ -414,11 +446,26 @@ status_vport(struct em_client *c, const struct em_vport *vp)
 int
 em_cmd_status(struct em_client *c, const struct em_config *cfg)
 {
-	unsigned int i;
-	int rc = EM_EXIT_OK;
+	static uint32_t dead[EM_MAX_NODES];
+	unsigned int i, j, nb_dead = 0;
+	int rc = EM_EXIT_OK, vrc;
 
-	for (i = 0; i < cfg->nb_vports; i++)
-		rc = worse(rc, status_vport(c, &cfg->vports[i]));
+	for (i = 0; i < cfg->nb_vports && !*c->stop; i++) {
+		const struct em_vport *vp = &cfg->vports[i];
+
+		/* one timeout per node is enough */
+		for (j = 0; j < nb_dead && dead[j] != vp->node_lid; j++)
+			;
+		if (j < nb_dead) {
+			printf("node %u vport %u: skipped: node unreachable\n", vp->node_lid,
+			       vp->index);
+			continue;
+		}
+		vrc = status_vport(c, vp);
+		if (vrc == EM_EXIT_UNREACHABLE)
+			dead[nb_dead++] = vp->node_lid;
+		rc = worse(rc, vrc);
+	}
 	return rc;
 }
 
@@ -540,10 +587,10 @@ em_cmd_watch(struct em_client *c, const struct em_config *cfg, const struct em_w
 	unsigned int seen = 0;
 	int rc = EM_EXIT_OK;
 
-	(void)cfg;
 	c->on_trap = queue_trap;
 	c->trap_arg = &tq;
 	c->repress = true;
+	rc = setup_nodes(c, cfg, NULL);
 	printf("watching: traps to LID %u\n", c->lid);
 	fflush(stdout);
 	while (!*stop && rte_get_timer_cycles() < deadline && (o->count == 0 || seen < o->count)) {

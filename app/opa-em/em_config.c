@@ -19,11 +19,6 @@
 #include "em_config.h"
 #include "opa16b_lmac.h"
 
-/* 256 vports on each of 16 nodes: far beyond a real fabric's VNIC count,
- * and a bound on what a file full of YAML aliases can make us allocate.
- */
-#define EM_CONFIG_MAX_VPORTS 4096
-
 struct ctx {
 	const char *file;
 	yaml_document_t doc;
@@ -113,7 +108,8 @@ parse_uint(struct ctx *c, yaml_node_t *n, const char *key, uint64_t min, uint64_
 		return false;
 	}
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	/* decimal, or hex with 0x: a leading 0 is not octal */
+	v = strtoull(s, &end, (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10);
 	if (errno != 0 || *end != '\0') {
 		fail(c, n, key, "'%s' is not a number", s);
 		return false;
@@ -559,6 +555,17 @@ check_all(struct ctx *c, struct em_config *cfg)
 				c->failed = true;
 				return false;
 			}
+		}
+		/* peers without a MAC-table entry send to the LID in bytes 3-5 of a
+		 * locally administered MAC: it must be this vport's
+		 */
+		if ((vp->mac.addr_bytes[0] & RTE_ETHER_LOCAL_ADMIN_ADDR) &&
+		    opa16b_lmac_lid(&vp->mac) != vp->encap_slid) {
+			snprintf(c->err, c->errlen,
+				 "%s:%u: vports[%u].mac: a locally administered MAC must carry the vport's LID %u in bytes 3-5 (it carries %u): use lmac or a global MAC",
+				 c->file, vp->line, i, vp->encap_slid, opa16b_lmac_lid(&vp->mac));
+			c->failed = true;
+			return false;
 		}
 		em_vport_info(cfg, vp, &vi, &pi);
 		why = vnic_info_check_reason(&vi, &pi);

@@ -20,6 +20,12 @@
 
 #include "vnic.h"
 
+/** Vports a configuration may hold: 256 on each of 16 nodes, far beyond a
+ * real fabric's VNIC count, and a bound on what a file of YAML aliases can
+ * make the parser allocate.
+ */
+#define EM_CONFIG_MAX_VPORTS 4096
+
 /** A virtual Ethernet switch. */
 struct em_vesw {
 	uint16_t id;                  /**< vesw id, 1..4095 */

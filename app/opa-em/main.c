@@ -180,6 +180,7 @@ main(int argc, char **argv)
 	client.sl = cfg.sl;
 	client.timeout_ms = (unsigned int)timeout;
 	client.retries = (unsigned int)retries;
+	client.stop = &stop;
 	/* random TIDs: late replies from an earlier run cannot match */
 	client.next_tid = rte_rand();
 	client.pool = rte_pktmbuf_pool_create("em_pool", 1023, 0, 0,

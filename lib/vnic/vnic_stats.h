@@ -186,7 +186,8 @@ vnic_rxq_count(struct vnic_rxq_stats *q, const struct vnic_frame_class *cls, uin
 /**
  * Transmit one frame through the policy, counting it: a vport that is not
  * forwarding drops it (drop_state), no DLID drops it (dlid_zero), else its
- * 16B fields are decided and it counts as sent.
+ * 16B fields are decided and it counts as sent. Pad frames shorter than 60
+ * bytes first, as the encap does, so that they count as 60.
  *
  * @param p
  *   The policy.

@@ -81,6 +81,16 @@ $good_head
 vports:
   - { node_lid: 2, index: 0, vesw: 10, mac: "03:00:00:00:00:01" }
 EOF
+bad lmac_lid "lmac_lid.yaml:5: vports[0].mac: a locally administered MAC must carry the vport's LID 2 in bytes 3-5 (it carries 2162688)" <<EOF
+$good_head
+vports:
+  - { node_lid: 2, index: 0, vesw: 10, mac: "02:00:00:00:00:21" }
+EOF
+bad octal_is_decimal "octal_is_decimal.yaml:5: vports[0].index: 0256 is out of range 0..255" <<EOF
+$good_head
+vports:
+  - { node_lid: 2, index: 0256, vesw: 10 }
+EOF
 bad port_mask "def_port_mask 0x4 names ports beyond the 2 ucast_dlids" <<EOF
 em: { lid: 1 }
 vesws:
@@ -131,7 +141,7 @@ EOF
 		printf '      - { mac: "02:00:00:%02x:%02x:01", dlid: %d }\n' $((i / 256)) $((i % 256)) $((i + 10))
 	done
 	cat <<EOF
-  - { node_lid: 2, index: 1, vesw: 20, port_num: 101, mac: "02:00:00:00:00:21" }
+  - { node_lid: 2, index: 1, vesw: 20, port_num: 101, mac: "00:11:22:00:00:21" }
 EOF
 } > "$work/two.yaml"
 
@@ -140,7 +150,7 @@ run_em apply "$work/two.yaml"
 echo "$out" | grep -v '^EAL' | sed 's/^/# /'
 expect_eq "apply: exit 0" "0" "$rc"
 expect_eq "apply: both vports applied" \
-	"node 2 vport 0: vesw 10 mac 06:AC:00:02:00:00 300 MAC entries: applied|node 2 vport 1: vesw 20 mac 02:00:00:00:00:21 0 MAC entries: applied" \
+	"node 2 vport 0: vesw 10 mac 06:AC:00:02:00:00 300 MAC entries: applied|node 2 vport 1: vesw 20 mac 00:11:22:00:00:21 0 MAC entries: applied" \
 	"$(echo "$out" | grep -E '^node 2 vport' | paste -sd'|')"
 # 2 CPI + per vport: SET info, 17 reads, writes, 17 reads back, GET info
 expect_eq "apply: 3 MAC SETs for 300 entries, one read-back, none given up" \
@@ -181,7 +191,7 @@ expect_eq "status: rx counters (4 x 1500 B tagged)" "4 6016 4 4" \
 # --- 4. an unreachable node: reported, exit 3, the reachable vport still applied
 {
 	cat "$work/two.yaml" | sed '/^  - { node_lid: 2, index: 1/d'
-	echo '  - { node_lid: 9, index: 0, vesw: 20, mac: "02:00:00:00:00:99" }'
+	echo '  - { node_lid: 9, index: 0, vesw: 20, mac: "00:11:22:00:00:99" }'
 } > "$work/unreachable.yaml"
 timeout_ms=200 run_em apply "$work/unreachable.yaml"
 expect_eq "unreachable node: exit 3" "3" "$rc"
