@@ -15,13 +15,17 @@
  *          vesw has none); rx: 4 VLAN-tagged frames of 1500 bytes;
  *  - SIGUSR1 adds a unicast MAC to every vport's interface list (a trap);
  *  - SIGTERM/SIGINT end it, printing the agent's counters.
+ * For testing the EM against a hostile node, --lie-mac-count N rewrites the
+ * entry count of every MAC-table reply to N.
  *
  *   vema-host [EAL options] -- --lid LID [--port N] [--port-num P]
+ *             [--lie-mac-count N]
  */
 
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -165,6 +169,19 @@ add_iface_macs(struct vema_agent *a)
 	fflush(stdout);
 }
 
+/* A hostile node: the entry count of a MAC-table reply says @n. */
+static void
+lie_mac_count(uint8_t *pkt, size_t len, uint16_t n)
+{
+	uint8_t *mad = pkt + OPA16B_FM_HDR_LEN, *data = mad + VEMA_HDR_LEN;
+
+	if (len < OPA16B_FM_HDR_LEN + VEMA_HDR_LEN + VEMA_MAC_TBL_HDR_LEN ||
+	    ((mad[16] << 8) | mad[17]) != VEMA_ATTR_MAC_ENTRIES)
+		return;
+	data[2] = n >> 8;
+	data[3] = n & 0xFF;
+}
+
 static int
 start_port(uint16_t port, struct rte_mempool *pool)
 {
@@ -195,6 +212,7 @@ main(int argc, char **argv)
 		{ "lid", required_argument, NULL, 'l' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "port-num", required_argument, NULL, 'n' },
+		{ "lie-mac-count", required_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static uint8_t pkt[VEMA_PKT_MAX], out[VEMA_PKT_MAX];
@@ -203,7 +221,7 @@ main(int argc, char **argv)
 	struct rte_mbuf *rx[BURST];
 	struct rte_mempool *pool;
 	struct vema_agent *a;
-	unsigned long lid = 0, port = 0, port_num = 1;
+	unsigned long lid = 0, port = 0, port_num = 1, lie = ULONG_MAX;
 	uint64_t hz;
 	int ret, opt;
 	unsigned int i;
@@ -231,10 +249,13 @@ main(int argc, char **argv)
 			port = v;
 		else if (opt == 'n')
 			port_num = v;
+		else if (opt == 'x')
+			lie = v;
 		else
 			return 1;
 	}
 	if (lid == 0 || lid > OPA16B_LID_MAX || port >= RTE_MAX_ETHPORTS || port_num > 255 ||
+	    (lie != ULONG_MAX && lie > UINT16_MAX) ||
 	    !rte_eth_dev_is_valid_port((uint16_t)port)) {
 		fprintf(stderr, "usage: vema-host [EAL] -- --lid LID [--port N] [--port-num P]\n");
 		return 1;
@@ -267,6 +288,8 @@ main(int argc, char **argv)
 				p = rte_pktmbuf_read(rx[i], 0, rx[i]->pkt_len, pkt);
 			len = p != NULL ? vema_agent_rx(a, p, rx[i]->pkt_len, out, sizeof(out)) : 0;
 			rte_pktmbuf_free(rx[i]);
+			if (len > 0 && lie != ULONG_MAX)
+				lie_mac_count(out, len, (uint16_t)lie);
 			if (len > 0)
 				send_pkt((uint16_t)port, pool, out, len);
 		}

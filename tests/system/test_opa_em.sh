@@ -222,9 +222,29 @@ expect_eq "watch: the interface lists re-read, with the new MAC" \
 	"ucast_macs node=2 index=0 gen=1 total=1 macs=02:EE:00:00:00:01|ucast_macs node=2 index=1 gen=1 total=1 macs=02:EE:00:01:00:01" \
 	"$(grep '^ucast_macs' "$work/watch.out" | sort | paste -sd'|')"
 
-# --- the host: no request was dropped or malformed
+# --- 6. a hostile node: MAC-table replies claiming more entries than asked
+# are refused (exit 2), never copied
 kill $host_pid
 wait $host_pid
+mv "$work/host.err" "$work/host1.err"
+"$host" $eal --file-prefix omniplane-host-$$ \
+	--vdev net_memif0,role=server,socket=$sock -- --lid 2 --port-num 1 \
+	--lie-mac-count 65535 > "$work/liar.out" 2> "$work/liar.err" &
+host_pid=$!
+for _ in $(seq 50); do
+	grep -q listening "$work/liar.out" 2>/dev/null && break
+	sleep 0.1
+done
+run_em apply "$work/two.yaml"
+expect_eq "hostile node: apply exits 2" "2" "$rc"
+expect_eq "hostile node: the bad reply is named, both vports FAILED" \
+	"node 2 vport 0: GET VESWPORT_MAC_ENTRIES: reply covers 0+65535, asked 0+125|node 2 vport 0: vesw 10 mac 06:AC:00:02:00:00 300 MAC entries: FAILED|node 2 vport 1: GET VESWPORT_MAC_ENTRIES: reply covers 0+65535, asked 0+125|node 2 vport 1: vesw 20 mac 00:11:22:00:00:21 0 MAC entries: FAILED" \
+	"$(echo "$out" | grep -E '^node 2 vport' | paste -sd'|')"
+kill $host_pid
+wait $host_pid
+mv "$work/host1.err" "$work/host.err"
+
+# --- the host: no request was dropped or malformed
 grep -v '^EAL' "$work/host.err" | sed 's/^/# /'
 # the wire is shared: node 9's 3 tries reach LID 2, which must ignore them
 expect_eq "host: only the requests for LID 9 dropped (as wrong_dest)" \
