@@ -26,17 +26,6 @@
 #include "vnic.h"
 #include "vnic_stats.h"
 
-#define AGENT_LID 0x0A0B0Cu  /* the agent's port LID (uses all 24 bits) */
-#define AGENT_PORT 2         /* OPA port number */
-#define MGMT_PKEY 0x7FFFu    /* P_Key of traps */
-#define EM_LID 0x000203u     /* the EM's LID */
-#define EM_QPN 0x000ABCu     /* the EM's source QP */
-#define EM_PKEY 0x8001u      /* P_Key of the EM's requests */
-#define TRAP_LID 0x000777u   /* trap LID the EM sets */
-#define TRAP_SL 11           /* trap SL the EM sets (trap_sl_rsvd bits 7:3) */
-#define REPLY_LEN (VEMA_MAD_SIZE + OPA16B_FM_OVERHEAD)
-#define TRAP_PKT_LEN (VEMA_TRAP_MAD_LEN + OPA16B_FM_OVERHEAD)
-
 #include "test_bytes.h"
 
 /* --- 1. codec, byte-exact at the facts' offsets --- */
