@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/*
+ * Bursts. RX: walk the context's RHQ while the RcvSeq matches, check every
+ * RHF field against what we gave the device, copy each packet out of its
+ * eager buffer, hand both heads back once per burst. TX: a PBC descriptor
+ * and one descriptor per segment chunk, one tail write per burst,
+ * completions from the written-back head, bulk free.
+ */
+
+#include <rte_cycles.h>
+#include <rte_mbuf.h>
+
+#include "hfi1_ethdev.h"
+#include "hfi1_log.h"
+#include "opa16b.h"
+
+/* RHQ entries looked at per burst at most (errors included). */
+#define HFI1_RX_SCAN_FACTOR 4
+
+static const uint64_t rhf_err_bit[] = {
+	[HFI1_RX_ERR_ICRC] = HFI1_RHF_ICRC_ERR,
+	[HFI1_RX_ERR_LEN] = HFI1_RHF_LEN_ERR,
+	[HFI1_RX_ERR_ECC] = HFI1_RHF_ECC_ERR,
+	[HFI1_RX_ERR_TID] = HFI1_RHF_TID_ERR,
+	[HFI1_RX_ERR_RCV_TYPE] = HFI1_RHF_RCV_TYPE_ERR_MASK <<
+		HFI1_RHF_RCV_TYPE_ERR_SHIFT,
+	[HFI1_RX_ERR_DC] = HFI1_RHF_DC_ERR,
+	[HFI1_RX_ERR_DC_UNC] = HFI1_RHF_DC_UNC_ERR,
+	[HFI1_RX_ERR_K_HDR_LEN] = HFI1_RHF_K_HDR_LEN_ERR,
+};
+
+static __rte_noinline void
+rx_count_errors(struct hfi1_rx_queue *q, uint64_t rhf)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(rhf_err_bit); i++)
+		if (rhf & rhf_err_bit[i])
+			q->err[i]++;
+}
+
+/* Copy len bytes into a new mbuf (chained if needed), or NULL. */
+static struct rte_mbuf *
+rx_copy(struct hfi1_rx_queue *q, const uint8_t *hdr, uint32_t hdr_len,
+		const uint8_t *data, uint32_t len)
+{
+	struct rte_mbuf *head, *seg;
+	uint32_t total = hdr_len + len;
+
+	if (total > q->buf_len && !q->scatter) {
+		q->err[HFI1_RX_TOO_LONG]++;
+		return NULL;
+	}
+	head = rte_pktmbuf_alloc(q->mp);
+	if (unlikely(head == NULL))
+		goto nombuf;
+	seg = head;
+	for (;;) {
+		uint32_t room = rte_pktmbuf_tailroom(seg);
+		uint8_t *dst = rte_pktmbuf_mtod_offset(seg, uint8_t *,
+				seg->data_len);
+		uint32_t n;
+
+		if (hdr_len > 0) {
+			/* The RHQ copy is 16 bytes: it fits any first mbuf. */
+			memcpy(dst, hdr, hdr_len);
+			seg->data_len += hdr_len;
+			dst += hdr_len;
+			room -= hdr_len;
+			hdr_len = 0;
+		}
+		n = RTE_MIN(room, len);
+		memcpy(dst, data, n);
+		seg->data_len += n;
+		data += n;
+		len -= n;
+		if (len == 0)
+			break;
+		seg->next = rte_pktmbuf_alloc(q->mp);
+		if (unlikely(seg->next == NULL)) {
+			rte_pktmbuf_free(head);
+			goto nombuf;
+		}
+		seg = seg->next;
+		head->nb_segs++;
+	}
+	head->pkt_len = total;
+	head->port = q->port_id;
+	return head;
+nombuf:
+	q->err[HFI1_RX_NOMBUF]++;
+	return NULL;
+}
+
+static struct rte_mbuf *
+rx_one(struct hfi1_rx_queue *q, uint64_t rhf, const uint8_t *ent,
+		uint32_t *egr_index)
+{
+	struct hfi1_rcv_ctxt *c = &q->rc;
+	struct hfi1_adapter *ad = q->ad;
+	uint32_t len = hfi1_rhf_pkt_bytes(rhf);
+	uint32_t idx = hfi1_rhf_egr_index(rhf);
+	uint32_t off = hfi1_rhf_egr_offset(rhf);
+	uint32_t hoff = hfi1_rhf_hdrq_offset(rhf);
+	uint32_t data_len, skip;
+	const uint8_t *hdr, *egr;
+	enum hfi1_egr_layout layout;
+
+	/* Every index the device gives is checked before it is used. */
+	if (unlikely(idx >= c->egr_cnt)) {
+		q->err[HFI1_RX_BAD_EGR_INDEX]++;
+		return NULL;
+	}
+	if (rhf & HFI1_RHF_USE_EGR_BFR)
+		*egr_index = idx;
+	if (unlikely(rhf & HFI1_RHF_ERR_MASK)) {
+		rx_count_errors(q, rhf);
+		return NULL;
+	}
+	if (unlikely(hfi1_rhf_rcv_type(rhf) != HFI1_RHF_RCV_TYPE_BYPASS ||
+		     !(rhf & HFI1_RHF_USE_EGR_BFR))) {
+		q->err[HFI1_RX_BAD_TYPE]++;
+		return NULL;
+	}
+	if (unlikely(len < HFI1_MIN_PKT_LEN)) {
+		q->err[HFI1_RX_RUNT]++;
+		return NULL;
+	}
+	if (unlikely(hoff + HFI1_BYPASS_HDR_LEN > (c->ent_dws - 2) * 4)) {
+		q->err[HFI1_RX_BAD_HDRQ_OFFSET]++;
+		return NULL;
+	}
+	hdr = ent + hoff;
+	egr = c->egr + (size_t)idx * c->egr_size + off;
+	layout = ad->layout;
+	if (unlikely(layout == HFI1_EGR_LAYOUT_AUTO)) {
+		if (off + HFI1_BYPASS_HDR_LEN > c->egr_size) {
+			q->err[HFI1_RX_BAD_EGR_OFFSET]++;
+			return NULL;
+		}
+		layout = hfi1_egr_layout_detect(hdr, egr);
+		ad->layout = layout;
+		HFI1_LOG(INFO, "port %u: bypass eager buffers hold the %s",
+				q->port_id, layout == HFI1_EGR_LAYOUT_FULL ?
+				"whole packet" : "packet after its first 16 bytes");
+	}
+	skip = layout == HFI1_EGR_LAYOUT_FULL ? 0 : HFI1_BYPASS_HDR_LEN;
+	data_len = len - skip;
+	if (unlikely(off + data_len > c->egr_size)) {
+		q->err[HFI1_RX_BAD_EGR_OFFSET]++;
+		return NULL;
+	}
+	return rx_copy(q, hdr, skip, egr, data_len);
+}
+
+uint16_t
+hfi1_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	struct hfi1_rx_queue *q = rxq;
+	struct hfi1_rcv_ctxt *c = &q->rc;
+	struct hfi1_hw *hw = &q->ad->hw;
+	uint32_t n = 0, seen = 0, egr_index = UINT32_MAX;
+	uint32_t scan_max = (uint32_t)nb * HFI1_RX_SCAN_FACTOR;
+	uint64_t bytes = 0;
+
+	if (unlikely(!q->started))
+		return 0;
+	if (hw->stepped)
+		hw->ops->rcv_step(hw);
+	while (n < nb && seen < scan_max) {
+		uint64_t rhf = hfi1_rhf_get(c, c->head);
+		const uint8_t *ent;
+		struct rte_mbuf *m;
+
+		if (hfi1_rhf_seq(rhf) != c->seq)
+			break;
+		ent = c->rhq + (size_t)c->head * c->ent_dws * 4;
+		if (++c->head == c->rhq_cnt)
+			c->head = 0;
+		c->seq = hfi1_seq_next(c->seq);
+		seen++;
+		m = rx_one(q, rhf, ent, &egr_index);
+		if (m == NULL)
+			continue;
+		bytes += m->pkt_len;
+		pkts[n++] = m;
+	}
+	if (seen > 0) {
+		if (egr_index != UINT32_MAX)
+			q->egr_head = egr_index;
+		hfi1_rcv_ctxt_update_heads(c, q->egr_head);
+	}
+	q->pkts += n;
+	q->bytes += bytes;
+	return n;
+}
+
+/* ---- TX ---- */
+
+static __rte_always_inline void
+tx_free_upto(struct hfi1_tx_queue *q, uint32_t upto)
+{
+	struct hfi1_sdma_ring *r = &q->ring;
+	struct rte_mbuf *done[64];
+	unsigned int nf = 0;
+
+	while (r->head != upto) {
+		struct rte_mbuf **slot = &q->sw_ring[r->head & r->mask];
+
+		if (*slot != NULL) {
+			done[nf++] = *slot;
+			*slot = NULL;
+			if (nf == RTE_DIM(done)) {
+				rte_pktmbuf_free_bulk(done, nf);
+				nf = 0;
+			}
+		}
+		r->head++;
+	}
+	if (nf > 0)
+		rte_pktmbuf_free_bulk(done, nf);
+}
+
+void
+hfi1_tx_reclaim(struct hfi1_tx_queue *q)
+{
+	uint64_t head = hfi1_sdma_hw_head(&q->ring);
+
+	if (unlikely(head == UINT64_MAX)) {
+		q->err[HFI1_TX_BAD_HEAD]++;
+		return;
+	}
+	tx_free_upto(q, (uint32_t)head);
+}
+
+/* A full ring that does not move: has the engine stopped on an error? */
+static __rte_noinline void
+tx_check_halt(struct hfi1_tx_queue *q)
+{
+	uint64_t err = 0;
+
+	if (!hfi1_sdma_halted(&q->ring, &err))
+		return;
+	q->err[HFI1_TX_SDMA_HALTS]++;
+	HFI1_LOG(ERR, "port %u txq %u: SDMA engine %u halted (error 0x%" PRIx64
+			"); its packets are dropped and the engine restarted",
+			q->port_id, q->queue_id, q->ring.engine, err);
+	tx_free_upto(q, q->ring.tail);
+	hfi1_sdma_start(&q->ring);
+}
+
+/* 0 if m can be sent, else the reason to drop it. */
+static __rte_always_inline int
+tx_check(const struct hfi1_tx_queue *q, const struct rte_mbuf *m,
+		const uint8_t *hdr)
+{
+	uint32_t len = m->pkt_len;
+
+	if (unlikely(len < HFI1_MIN_PKT_LEN || len % 8 != 0 ||
+		     m->data_len < OPA16B_LRH_LEN ||
+		     (uint32_t)opa16b_get_len(hdr) * 8 != len))
+		return HFI1_TX_BAD_LENGTH + 1;
+	if (unlikely(opa16b_get_l2(hdr) != OPA16B_L2_16B))
+		return HFI1_TX_NOT_16B + 1;
+	if (unlikely(len > q->ad->dev->data->mtu + (uint32_t)HFI1_MAX_HDR_BYTES ||
+		     len / 4 + 2 > HFI1_PBC_LEN_DWS_MASK))
+		return HFI1_TX_TOO_LONG + 1;
+	return 0;
+}
+
+static __rte_always_inline uint32_t
+tx_descs(const struct rte_mbuf *m)
+{
+	uint32_t n = 1;	/* the PBC */
+
+	for (; m != NULL; m = m->next)
+		n += (m->data_len + HFI1_SDMA_DESC0_LEN_MAX - 1) /
+			HFI1_SDMA_DESC0_LEN_MAX;
+	return n;
+}
+
+uint16_t
+hfi1_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	struct hfi1_tx_queue *q = txq;
+	struct hfi1_sdma_ring *r = &q->ring;
+	struct hfi1_hw *hw = &q->ad->hw;
+	uint32_t start = r->tail;
+	uint64_t bytes = 0;
+	uint16_t i, queued = 0;
+
+	if (unlikely(!q->started))
+		return 0;
+	hfi1_tx_reclaim(q);
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = pkts[i], *seg;
+		const uint8_t *hdr = rte_pktmbuf_mtod(m, const uint8_t *);
+		uint32_t pos = r->tail, slot, ndesc;
+		int bad = tx_check(q, m, hdr);
+
+		if (unlikely(bad)) {
+			q->err[bad - 1]++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		ndesc = tx_descs(m);
+		if (unlikely(ndesc > HFI1_SDMA_MAX_DESC_PER_PKT)) {
+			q->err[HFI1_TX_TOO_MANY_SEGS]++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (unlikely(ndesc > hfi1_sdma_free_descs(r))) {
+			if (r->tail == start)
+				tx_check_halt(q);
+			break;
+		}
+		slot = pos & r->mask;
+		r->pbc[slot] = rte_cpu_to_le_64(hfi1_pbc_bypass(m->pkt_len,
+				q->ad->sc_to_vl[opa16b_get_sc(hdr)]));
+		hfi1_sdma_desc_write(r, pos, r->pbc_iova + slot * 8ull,
+				HFI1_PBC_LEN, HFI1_SDMA_DESC0_FIRST, 0);
+		pos++;
+		for (seg = m; seg != NULL; seg = seg->next) {
+			uint32_t left = seg->data_len;
+			rte_iova_t iova = rte_mbuf_data_iova(seg);
+
+			do {
+				uint32_t n = RTE_MIN(left,
+						(uint32_t)HFI1_SDMA_DESC0_LEN_MAX);
+				bool last = n == left && seg->next == NULL;
+
+				hfi1_sdma_desc_write(r, pos, iova, n,
+						last ? HFI1_SDMA_DESC0_LAST : 0,
+						last ? HFI1_SDMA_DESC1_HEAD_TO_HOST : 0);
+				q->sw_ring[pos & r->mask] = last ? m : NULL;
+				iova += n;
+				left -= n;
+				pos++;
+			} while (left > 0);
+		}
+		r->tail = pos;
+		bytes += m->pkt_len;
+		queued++;
+	}
+	if (r->tail != start) {
+		hfi1_sdma_kick(r);
+		if (hw->stepped)
+			hw->ops->sdma_step(hw, r->engine);
+	}
+	q->pkts += queued;
+	q->bytes += bytes;
+	return i;
+}
+
+void
+hfi1_tx_queue_flush(struct hfi1_tx_queue *q)
+{
+	struct hfi1_hw *hw = &q->ad->hw;
+	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz() / 10;
+
+	/* Let the engine finish what it has (100 ms at most), then stop it
+	 * and take back whatever it did not complete. */
+	while (q->ring.head != q->ring.tail &&
+	       rte_get_timer_cycles() < deadline) {
+		if (hw->stepped)
+			hw->ops->sdma_step(hw, q->ring.engine);
+		hfi1_tx_reclaim(q);
+		if (q->ring.head != q->ring.tail)
+			rte_delay_us_sleep(100);
+	}
+	hfi1_sdma_halt(&q->ring, 100);
+	tx_free_upto(q, q->ring.tail);
+}

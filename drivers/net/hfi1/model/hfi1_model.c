@@ -1,0 +1,578 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/*
+ * The model's registers, life cycle and wire. The datapath (engines and
+ * receive) is in hfi1_model_dp.c.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_eth_ring.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_memzone.h>
+#include <rte_ring.h>
+#include <rte_service_component.h>
+
+#include "hfi1_model_priv.h"
+#include "../hfi1_log.h"
+
+#define WIRE_RING_SIZE 4096
+#define WIRE_POOL_SIZE 8191
+#define WIRE_DESC 1024
+
+/* ---- CSRs ---- */
+
+static bool
+in_block(uint32_t off, uint32_t base, uint32_t stride, uint32_t n,
+		uint32_t *idx, uint32_t *reg)
+{
+	if (off < base || off >= base + stride * n)
+		return false;
+	*idx = (off - base) / stride;
+	*reg = base + (off - base) % stride;
+	return true;
+}
+
+/* The CSR a write or read lands on, or NULL. */
+static uint64_t *
+model_csr(struct hfi1_model *m, uint32_t off, bool *handled)
+{
+	uint32_t i, reg;
+
+	*handled = true;
+	if (in_block(off, HFI1_SDMA_CTRL, 0x100, m->conf.nb_engines, &i, &reg)) {
+		struct model_engine *e = &m->eng[i];
+
+		switch (reg) {
+		case HFI1_SDMA_CTRL: return &e->ctrl;
+		case HFI1_SDMA_BASE_ADDR: return &e->base;
+		case HFI1_SDMA_LEN_GEN: return &e->len_gen;
+		case HFI1_SDMA_HEAD_ADDR: return &e->head_addr;
+		case HFI1_SDMA_ENG_ERR_STATUS: return &e->err;
+		}
+		*handled = false;
+		return NULL;
+	}
+	if (in_block(off, HFI1_RCV_CTXT_CTRL, 0x100, m->conf.nb_ctxts, &i, &reg)) {
+		struct model_ctxt *c = &m->ctx[i];
+
+		switch (reg) {
+		case HFI1_RCV_CTXT_CTRL: return &c->ctrl;
+		case HFI1_RCV_EGR_CTRL: return &c->egr_ctrl;
+		case HFI1_RCV_HDR_ADDR: return &c->hdr_addr;
+		case HFI1_RCV_HDR_CNT: return &c->hdr_cnt;
+		case HFI1_RCV_HDR_ENT_SIZE: return &c->ent_size;
+		case HFI1_RCV_HDR_SIZE: return &c->hdr_size;
+		case HFI1_RCV_HDR_TAIL_ADDR: return &c->tail_addr;
+		case HFI1_RCV_HDR_OVFL_CNT: return &c->ovfl_cnt;
+		}
+		*handled = false;
+		return NULL;
+	}
+	if (in_block(off, HFI1_RCV_HDR_TAIL, 0x1000, m->conf.nb_ctxts, &i, &reg)) {
+		struct model_ctxt *c = &m->ctx[i];
+
+		switch (reg) {
+		case HFI1_RCV_HDR_HEAD: return &c->hdr_head;
+		case HFI1_RCV_EGR_INDEX_HEAD: return &c->egr_head;
+		}
+		*handled = false;
+		return NULL;
+	}
+	if (in_block(off, HFI1_RCV_ARRAY, 8, MODEL_RCV_ARRAY_CNT, &i, &reg))
+		return &m->rcv_array[i];
+	if (in_block(off, HFI1_RCV_RSM_CFG(0), 8, HFI1_RSM_RULES, &i, &reg))
+		return &m->rsm_cfg[i];
+	if (in_block(off, HFI1_RCV_RSM_SELECT(0), 8, HFI1_RSM_RULES, &i, &reg))
+		return &m->rsm_select[i];
+	if (in_block(off, HFI1_RCV_RSM_MATCH(0), 8, HFI1_RSM_RULES, &i, &reg))
+		return &m->rsm_match[i];
+	if (in_block(off, HFI1_RCV_RSM_MAP_TABLE(0), 8, HFI1_RSM_MAP_ENTRIES / 8,
+			&i, &reg))
+		return &m->rsm_map[i];
+	if (in_block(off, HFI1_RCV_PARTITION_KEY, 8, HFI1_MODEL_PKEYS / 4, &i,
+			&reg))
+		return &m->pkey[i];
+	switch (off) {
+	case HFI1_RCV_CTRL: return &m->rcv_ctrl;
+	case HFI1_RCV_BYPASS: return &m->rcv_bypass;
+	case HFI1_SEND_CTRL: return &m->send_ctrl;
+	case HFI1_DCC_SC_VL_TABLE_15_0: return &m->sc_vl[0];
+	case HFI1_DCC_SC_VL_TABLE_31_16: return &m->sc_vl[1];
+	}
+	*handled = false;
+	return NULL;
+}
+
+static uint64_t
+opa_mtu_enum(uint16_t mtu)
+{
+	switch (mtu) {
+	case 2048: return 4;
+	case 4096: return 5;
+	case 8192: return 6;
+	default: return 7;	/* 10240 */
+	}
+}
+
+static uint64_t
+model_csr_read(struct hfi1_hw *hw, uint32_t off)
+{
+	struct hfi1_model *m = hw->dev;
+	uint32_t i, reg;
+	uint64_t *csr;
+	bool handled;
+
+	if (in_block(off, HFI1_SDMA_CTRL, 0x100, m->conf.nb_engines, &i, &reg)) {
+		struct model_engine *e = &m->eng[i];
+
+		if (reg == HFI1_SDMA_STATUS)
+			return e->halted || !(e->ctrl & HFI1_SDMA_CTRL_ENABLE) ?
+				HFI1_SDMA_STATUS_HALTED : 0;
+		if (reg == HFI1_SDMA_HEAD)
+			return e->head;
+		if (reg == HFI1_SDMA_TAIL)
+			return __atomic_load_n(&e->tail, __ATOMIC_ACQUIRE);
+	}
+	switch (off) {
+	case HFI1_RCV_ARRAY_CNT:
+		return MODEL_RCV_ARRAY_CNT;
+	case HFI1_DCC_PORT_CONFIG: {
+		struct rte_eth_link link = { .link_status = 0 };
+
+		if (m->wire_port >= 0)
+			rte_eth_link_get_nowait(m->wire_port, &link);
+		return opa_mtu_enum(m->conf.mtu) <<
+			HFI1_DCC_PORT_CONFIG_MTU_CAP_SHIFT |
+			(uint64_t)(link.link_status ? HFI1_LINK_STATE_ACTIVE : 1) <<
+			HFI1_DCC_PORT_CONFIG_LINK_STATE_SHIFT;
+	}
+	case HFI1_DCC_PORT_CONFIG1:
+		return m->conf.lid & HFI1_DCC_PORT_CONFIG1_TARGET_DLID_MASK;
+	}
+	csr = model_csr(m, off, &handled);
+	if (csr == NULL) {
+		__atomic_fetch_add(&m->st.csr_unknown, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	return __atomic_load_n(csr, __ATOMIC_ACQUIRE);
+}
+
+static void
+model_engine_ctrl(struct model_engine *e, uint64_t val)
+{
+	if (val & HFI1_SDMA_CTRL_HALT) {
+		e->halted = true;
+	} else if ((val & HFI1_SDMA_CTRL_ENABLE) &&
+		   !(e->ctrl & HFI1_SDMA_CTRL_ENABLE)) {
+		/* Enable restarts the engine at the ring's start. */
+		e->halted = false;
+		e->head = 0;
+		e->pos = 0;
+		e->wb_delay = 0;
+	}
+	e->ctrl = val & (HFI1_SDMA_CTRL_ENABLE | HFI1_SDMA_CTRL_HALT);
+}
+
+static void
+model_csr_write(struct hfi1_hw *hw, uint32_t off, uint64_t val)
+{
+	struct hfi1_model *m = hw->dev;
+	uint32_t i, reg;
+	uint64_t *csr;
+	bool handled;
+
+	if (in_block(off, HFI1_SDMA_CTRL, 0x100, m->conf.nb_engines, &i, &reg)) {
+		struct model_engine *e = &m->eng[i];
+
+		switch (reg) {
+		case HFI1_SDMA_TAIL:
+			__atomic_store_n(&e->tail, (uint32_t)val,
+					__ATOMIC_RELEASE);
+			return;
+		case HFI1_SDMA_CTRL:
+			model_engine_ctrl(e, val);
+			return;
+		case HFI1_SDMA_LEN_GEN:
+			e->len_gen = val;
+			e->cnt = (uint32_t)(val >> HFI1_SDMA_LEN_GEN_LENGTH_SHIFT &
+					0x3FF) * 64;
+			return;
+		case HFI1_SDMA_ENG_ERR_CLEAR:
+			e->err &= ~val;
+			return;
+		}
+	}
+	if (in_block(off, HFI1_RCV_CTXT_CTRL, 0x100, m->conf.nb_ctxts, &i,
+			&reg) && reg == HFI1_RCV_CTXT_CTRL) {
+		struct model_ctxt *c = &m->ctx[i];
+
+		/* Enabling resets the device's side of the context. */
+		if ((val & HFI1_RCV_CTXT_CTRL_ENABLE) &&
+		    !(c->ctrl & HFI1_RCV_CTXT_CTRL_ENABLE)) {
+			c->tail = 0;
+			c->seq = 1;
+			c->egr_cur = 0;
+			c->egr_off = 0;
+			c->egr_started = false;
+		}
+		__atomic_store_n(&c->ctrl, val, __ATOMIC_RELEASE);
+		return;
+	}
+	csr = model_csr(m, off, &handled);
+	if (csr == NULL) {
+		__atomic_fetch_add(&m->st.csr_unknown, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	__atomic_store_n(csr, val, __ATOMIC_RELEASE);
+}
+
+static void
+model_ops_sdma_step(struct hfi1_hw *hw, unsigned int engine)
+{
+	model_sdma_step(hw->dev, engine);
+}
+
+static void
+model_ops_rcv_step(struct hfi1_hw *hw)
+{
+	model_rcv_step(hw->dev);
+}
+
+const struct hfi1_hw_ops hfi1_model_ops = {
+	.csr_read = model_csr_read,
+	.csr_write = model_csr_write,
+	.sdma_step = model_ops_sdma_step,
+	.rcv_step = model_ops_rcv_step,
+};
+
+/* ---- Wire ---- */
+
+/* An in-process pair: two rings crossed, shared by the two nodes. */
+struct wire_pair {
+	struct rte_ring *ring[2];
+	int users;
+};
+
+static int
+wire_ring_attach(struct hfi1_model *m, const char *pair_name)
+{
+	char name[RTE_MEMZONE_NAMESIZE], port[RTE_ETH_NAME_MAX_LEN];
+	const struct rte_memzone *mz;
+	struct wire_pair *wp;
+	struct rte_ring *rx, *tx;
+	int side, i, ret;
+
+	snprintf(name, sizeof(name), "hfi1w_%s", pair_name);
+	mz = rte_memzone_lookup(name);
+	if (mz == NULL) {
+		mz = rte_memzone_reserve(name, sizeof(*wp), m->socket_id, 0);
+		if (mz == NULL)
+			return -ENOMEM;
+		wp = mz->addr;
+		memset(wp, 0, sizeof(*wp));
+		for (i = 0; i < 2; i++) {
+			char rn[RTE_RING_NAMESIZE];
+
+			snprintf(rn, sizeof(rn), "hfi1w%d_%s", i, pair_name);
+			wp->ring[i] = rte_ring_create(rn, WIRE_RING_SIZE,
+					m->socket_id, 0);
+			if (wp->ring[i] == NULL) {
+				rte_ring_free(wp->ring[0]);
+				rte_memzone_free(mz);
+				return -ENOMEM;
+			}
+		}
+	}
+	wp = mz->addr;
+	if (wp->users >= 2) {
+		HFI1_LOG(ERR, "%s: wire ring:%s already joins two nodes",
+				m->name, pair_name);
+		return -EBUSY;
+	}
+	side = wp->users++;
+	tx = wp->ring[side];
+	rx = wp->ring[!side];
+	snprintf(port, sizeof(port), "%s_wire", m->name);
+	ret = rte_eth_from_rings(port, &rx, 1, &tx, 1, m->socket_id);
+	if (ret < 0) {
+		wp->users--;
+		return -rte_errno;
+	}
+	m->wire_port = ret;
+	m->wire_pair = (void *)(uintptr_t)mz;
+	return 0;
+}
+
+static void
+wire_ring_detach(struct hfi1_model *m)
+{
+	const struct rte_memzone *mz = m->wire_pair;
+	struct wire_pair *wp = mz->addr;
+
+	if (--wp->users == 0) {
+		rte_ring_free(wp->ring[0]);
+		rte_ring_free(wp->ring[1]);
+		rte_memzone_free(mz);
+	}
+	m->wire_pair = NULL;
+}
+
+static int
+wire_start(struct hfi1_model *m)
+{
+	struct rte_eth_conf conf = { .rxmode = { .mtu = RTE_ETHER_MTU } };
+	struct rte_eth_dev_info info;
+	uint16_t p = m->wire_port;
+	int ret;
+
+	ret = rte_eth_dev_info_get(p, &info);
+	if (ret != 0)
+		return ret;
+	/* Whole packets up to 10240 + headers cross as mbuf chains. */
+	if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
+		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	ret = rte_eth_dev_configure(p, 1, 1, &conf);
+	if (ret == 0)
+		ret = rte_eth_rx_queue_setup(p, 0, WIRE_DESC, m->socket_id,
+				NULL, m->pool);
+	if (ret == 0)
+		ret = rte_eth_tx_queue_setup(p, 0, WIRE_DESC, m->socket_id,
+				NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(p);
+	if (ret != 0)
+		HFI1_LOG(ERR, "%s: wire port %u cannot start: %s", m->name, p,
+				rte_strerror(-ret));
+	return ret;
+}
+
+static int
+wire_attach(struct hfi1_model *m)
+{
+	const char *w = m->conf.wire;
+	struct rte_eth_dev_owner owner = { .id = 0 };
+	uint16_t p;
+	int ret;
+
+	m->wire_port = -1;
+	if (w[0] == '\0')
+		return 0;
+	if (strncmp(w, "ring:", 5) == 0) {
+		ret = wire_ring_attach(m, w + 5);
+		if (ret != 0)
+			return ret;
+	} else {
+		if (rte_eth_dev_get_port_by_name(w, &p) != 0) {
+			HFI1_LOG(ERR, "%s: wire port %s not found (give its --vdev before net_hfi1's)",
+					m->name, w);
+			return -ENODEV;
+		}
+		m->wire_port = p;
+	}
+	/* Own the wire so applications (testpmd) leave it alone. */
+	ret = rte_eth_dev_owner_new(&owner.id);
+	if (ret == 0) {
+		snprintf(owner.name, sizeof(owner.name), "%s", m->name);
+		ret = rte_eth_dev_owner_set(m->wire_port, &owner);
+	}
+	if (ret != 0) {
+		HFI1_LOG(ERR, "%s: wire port %s is owned by someone else",
+				m->name, w);
+		goto fail;
+	}
+	m->wire_owner = owner.id;
+	ret = wire_start(m);
+	if (ret != 0)
+		goto fail;
+	return 0;
+fail:
+	if (m->wire_owner != 0)
+		rte_eth_dev_owner_unset(m->wire_port, m->wire_owner);
+	m->wire_owner = 0;
+	if (m->wire_pair != NULL) {
+		rte_eth_dev_close(m->wire_port);
+		wire_ring_detach(m);
+	}
+	m->wire_port = -1;
+	return ret;
+}
+
+static void
+wire_detach(struct hfi1_model *m)
+{
+	if (m->wire_port < 0)
+		return;
+	/* The wire may already be gone (bus cleanup removes it first). */
+	if (rte_eth_dev_is_valid_port(m->wire_port)) {
+		rte_eth_dev_stop(m->wire_port);
+		if (m->wire_pair != NULL)
+			rte_eth_dev_close(m->wire_port);
+		else
+			rte_eth_dev_owner_unset(m->wire_port, m->wire_owner);
+	}
+	if (m->wire_pair != NULL)
+		wire_ring_detach(m);
+	m->wire_port = -1;
+}
+
+int
+hfi1_model_wire_port(const struct hfi1_model *m)
+{
+	return m->wire_port;
+}
+
+/* ---- Life cycle ---- */
+
+struct hfi1_model *
+hfi1_model_create(const char *name, const struct hfi1_model_conf *conf,
+		int socket_id)
+{
+	struct hfi1_model *m;
+	char pool[RTE_MEMPOOL_NAMESIZE];
+	unsigned int sc;
+	int ret;
+
+	if (conf->nb_ctxts == 0 || conf->nb_ctxts > HFI1_CHIP_RCV_CONTEXTS ||
+	    conf->nb_engines == 0 ||
+	    conf->nb_engines > HFI1_CHIP_SDMA_ENGINES) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	m = rte_zmalloc_socket("hfi1_model", sizeof(*m), RTE_CACHE_LINE_SIZE,
+			socket_id);
+	if (m == NULL)
+		goto nomem;
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->conf = *conf;
+	m->socket_id = socket_id;
+	m->wire_port = -1;
+	rte_spinlock_init(&m->wire_tx_lock);
+	rte_spinlock_init(&m->wire_rx_lock);
+	m->eng = rte_zmalloc_socket("hfi1_model", sizeof(*m->eng) *
+			conf->nb_engines, RTE_CACHE_LINE_SIZE, socket_id);
+	m->ctx = rte_zmalloc_socket("hfi1_model", sizeof(*m->ctx) *
+			conf->nb_ctxts, RTE_CACHE_LINE_SIZE, socket_id);
+	m->rcv_array = rte_zmalloc_socket("hfi1_model", sizeof(uint64_t) *
+			MODEL_RCV_ARRAY_CNT, RTE_CACHE_LINE_SIZE, socket_id);
+	if (m->eng == NULL || m->ctx == NULL || m->rcv_array == NULL)
+		goto nomem_free;
+	/* What the SMA would have set: P_Keys, SC n -> VL n (SC 15 -> VL15). */
+	for (sc = 0; sc < conf->nb_pkeys; sc++)
+		m->pkey[sc / 4] |= (uint64_t)conf->pkeys[sc] << (16 * (sc % 4));
+	for (sc = 0; sc < 32; sc++) {
+		uint64_t vl = sc == 15 ? 15 : sc < 8 ? sc : 0;
+
+		m->sc_vl[sc / 16] |= vl << (4 * (sc % 16));
+	}
+	snprintf(pool, sizeof(pool), "%s_wire", name);
+	m->pool = rte_pktmbuf_pool_create(pool, WIRE_POOL_SIZE, 256, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, socket_id);
+	if (m->pool == NULL)
+		goto nomem_free;
+	ret = wire_attach(m);
+	if (ret != 0) {
+		rte_mempool_free(m->pool);
+		rte_free(m->rcv_array);
+		rte_free(m->ctx);
+		rte_free(m->eng);
+		rte_free(m);
+		rte_errno = -ret;
+		return NULL;
+	}
+	return m;
+nomem_free:
+	rte_free(m->rcv_array);
+	rte_free(m->ctx);
+	rte_free(m->eng);
+	rte_free(m);
+nomem:
+	rte_errno = ENOMEM;
+	return NULL;
+}
+
+void
+hfi1_model_destroy(struct hfi1_model *m)
+{
+	if (m == NULL)
+		return;
+	if (m->service) {
+		rte_service_component_runstate_set(m->service_id, 0);
+		rte_service_component_unregister(m->service_id);
+	}
+	wire_detach(m);
+	rte_mempool_free(m->pool);
+	rte_free(m->rcv_array);
+	rte_free(m->ctx);
+	rte_free(m->eng);
+	rte_free(m);
+}
+
+void
+hfi1_model_caps(const struct hfi1_model *m, uint32_t *nb_ctxts,
+		uint32_t *nb_engines, uint32_t *rcv_array_cnt)
+{
+	*nb_ctxts = m->conf.nb_ctxts;
+	*nb_engines = m->conf.nb_engines;
+	*rcv_array_cnt = MODEL_RCV_ARRAY_CNT;
+}
+
+void
+hfi1_model_step(struct hfi1_model *m)
+{
+	unsigned int e;
+
+	for (e = 0; e < m->conf.nb_engines; e++)
+		model_sdma_step(m, e);
+	model_rcv_step(m);
+}
+
+static int32_t
+model_service(void *arg)
+{
+	hfi1_model_step(arg);
+	return 0;
+}
+
+int
+hfi1_model_service_register(struct hfi1_model *m)
+{
+	struct rte_service_spec spec = {
+		.callback = model_service,
+		.callback_userdata = m,
+		.socket_id = m->socket_id,
+	};
+	int ret;
+
+	snprintf(spec.name, sizeof(spec.name), "%.24s_model", m->name);
+	ret = rte_service_component_register(&spec, &m->service_id);
+	if (ret != 0)
+		return ret;
+	rte_service_component_runstate_set(m->service_id, 1);
+	m->service = true;
+	return (int)m->service_id;
+}
+
+void
+hfi1_model_fault(struct hfi1_model *m, enum hfi1_model_fault f,
+		uint32_t count, uint64_t arg)
+{
+	if (f >= HFI1_FAULT_MAX)
+		return;
+	m->fault_arg[f] = arg;
+	__atomic_store_n(&m->fault_count[f], count, __ATOMIC_RELEASE);
+}
+
+void
+hfi1_model_stats_get(const struct hfi1_model *m, struct hfi1_model_stats *s)
+{
+	*s = m->st;
+}

@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/*
+ * The model's datapath: SDMA engines read descriptors from host memory and
+ * put packets on the wire; the receive side takes packets off the wire,
+ * steers them with the RSM rules and writes eager data, RHQ entries and
+ * RHFs into host memory.
+ */
+
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_memory.h>
+
+#include "hfi1_model_priv.h"
+#include "../hfi1_log.h"
+#include "opa16b.h"
+
+/* Host memory at iova for len bytes, or NULL if it is not DPDK memory. */
+static uint8_t *
+model_va(struct model_xlate *xl, rte_iova_t iova, size_t len)
+{
+	const struct rte_memseg *ms;
+	void *va;
+
+	if (iova >= xl->iova && iova - xl->iova + len <= xl->len &&
+	    xl->va != NULL)
+		return xl->va + (iova - xl->iova);
+	va = rte_eal_iova_mode() == RTE_IOVA_VA ? (void *)(uintptr_t)iova :
+		rte_mem_iova2virt(iova);
+	if (va == NULL)
+		return NULL;
+	ms = rte_mem_virt2memseg(va, NULL);
+	if (ms == NULL)
+		return NULL;
+	/* Memsegs of one list are contiguous in VA; cache this one. */
+	xl->iova = ms->iova;
+	xl->len = ms->len;
+	xl->va = ms->addr;
+	if (iova < xl->iova || iova - xl->iova + len > xl->len) {
+		/* Spans segments: fine in VA mode, where VA = IOVA. */
+		if (rte_eal_iova_mode() != RTE_IOVA_VA ||
+		    rte_mem_virt2memseg(RTE_PTR_ADD(va, len - 1), NULL) == NULL)
+			return NULL;
+	}
+	return va;
+}
+
+/* ---- SDMA ---- */
+
+static void
+engine_halt(struct hfi1_model *m, struct model_engine *e, uint64_t err)
+{
+	e->halted = true;
+	e->err |= err;
+	m->st.sdma_halts++;
+	HFI1_LOG(DEBUG, "%s: SDMA engine halted, error 0x%" PRIx64, m->name,
+			err);
+}
+
+/* Copy len bytes from host memory into the chain ending at *last. */
+static int
+chain_append(struct hfi1_model *m, struct rte_mbuf *head,
+		struct rte_mbuf **last, const uint8_t *src, uint32_t len)
+{
+	while (len > 0) {
+		struct rte_mbuf *seg = *last;
+		uint32_t room = rte_pktmbuf_tailroom(seg);
+		uint32_t n;
+
+		if (room == 0) {
+			seg = rte_pktmbuf_alloc(m->pool);
+			if (seg == NULL)
+				return -1;
+			(*last)->next = seg;
+			*last = seg;
+			head->nb_segs++;
+			continue;
+		}
+		n = RTE_MIN(room, len);
+		memcpy(rte_pktmbuf_mtod_offset(seg, uint8_t *, seg->data_len),
+				src, n);
+		seg->data_len += n;
+		head->pkt_len += n;
+		src += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Read one packet's descriptors starting at the engine's head. Returns the
+ * number of descriptors it used, 0 if the packet is not whole yet, -1 if
+ * the engine halted. *pkt gets the packet without PBC (NULL if dropped).
+ */
+static int
+engine_gather(struct hfi1_model *m, struct model_engine *e, uint32_t tail,
+		struct rte_mbuf **pkt, bool *wb)
+{
+	uint64_t pbc = 0, total = 0;
+	uint32_t n = 0, idx = e->head;
+	struct rte_mbuf *head = NULL, *last = NULL;
+	uint32_t skip = HFI1_PBC_LEN;
+
+	*pkt = NULL;
+	for (;;) {
+		const uint64_t *d;
+		uint64_t d0, d1, len, gen;
+		const uint8_t *src;
+
+		if (idx == tail) {
+			rte_pktmbuf_free(head);
+			return 0;
+		}
+		d = (const uint64_t *)model_va(&e->xl, e->base + 16ull * idx, 16);
+		if (d == NULL)
+			goto mem_err;
+		d0 = rte_le_to_cpu_64(d[0]);
+		d1 = rte_le_to_cpu_64(d[1]);
+		gen = ((e->pos + n) / e->cnt) & HFI1_SDMA_DESC1_GEN_MASK;
+		if (((d1 >> HFI1_SDMA_DESC1_GEN_SHIFT) &
+		     HFI1_SDMA_DESC1_GEN_MASK) != gen) {
+			rte_pktmbuf_free(head);
+			engine_halt(m, e, HFI1_SDMA_ERR_GEN_MISMATCH);
+			return -1;
+		}
+		if ((n == 0) != ((d0 & HFI1_SDMA_DESC0_FIRST) != 0) ||
+		    n >= HFI1_SDMA_MAX_DESC_PER_PKT) {
+			rte_pktmbuf_free(head);
+			engine_halt(m, e, HFI1_SDMA_ERR_FIRST_DESC);
+			return -1;
+		}
+		len = (d0 >> HFI1_SDMA_DESC0_LEN_SHIFT) & HFI1_SDMA_DESC0_LEN_MAX;
+		src = model_va(&e->xl, d0 & HFI1_SDMA_DESC0_ADDR_MASK, len);
+		if (src == NULL && len > 0)
+			goto mem_err;
+		if (n == 0) {
+			head = rte_pktmbuf_alloc(m->pool);
+			if (head == NULL)
+				return 0;	/* out of wire buffers: retry */
+			last = head;
+		}
+		/* The PBC: the first 8 bytes of the stream. */
+		while (skip > 0 && len > 0) {
+			pbc |= (uint64_t)*src << (8 * (HFI1_PBC_LEN - skip));
+			src++;
+			len--;
+			skip--;
+			total++;
+		}
+		if (chain_append(m, head, &last, src, len) != 0) {
+			rte_pktmbuf_free(head);
+			return 0;
+		}
+		total += len;
+		n++;
+		idx = (idx + 1) % e->cnt;
+		if (d1 & HFI1_SDMA_DESC1_HEAD_TO_HOST)
+			*wb = true;
+		if (d0 & HFI1_SDMA_DESC0_LAST)
+			break;
+	}
+	if (skip > 0 || (pbc & HFI1_PBC_LEN_DWS_MASK) * 4 != total) {
+		rte_pktmbuf_free(head);
+		engine_halt(m, e, HFI1_SDMA_ERR_LENGTH_MISMATCH);
+		return -1;
+	}
+	if (!(pbc & HFI1_PBC_PACKET_BYPASS)) {
+		m->st.sdma_not_bypass++;
+		rte_pktmbuf_free(head);
+		return n;
+	}
+	*pkt = head;
+	return n;
+mem_err:
+	rte_pktmbuf_free(head);
+	engine_halt(m, e, HFI1_SDMA_ERR_MEM_READ);
+	return -1;
+}
+
+static void
+engine_write_back(struct hfi1_model *m, struct model_engine *e)
+{
+	uint64_t *wb;
+	uint64_t head = e->head;
+
+	if (e->wb_delay > 0) {
+		e->wb_delay--;
+		return;
+	}
+	if (model_fault_take(m, HFI1_FAULT_DELAY_HEAD)) {
+		e->wb_delay = (uint32_t)m->fault_arg[HFI1_FAULT_DELAY_HEAD];
+		return;
+	}
+	if (model_fault_take(m, HFI1_FAULT_BAD_HEAD))
+		head = e->cnt + 7;	/* a broken device */
+	wb = (uint64_t *)model_va(&e->xl, e->head_addr, sizeof(*wb));
+	if (wb != NULL)
+		__atomic_store_n(wb, rte_cpu_to_le_64(head), __ATOMIC_RELEASE);
+}
+
+void
+model_sdma_step(struct hfi1_model *m, unsigned int ei)
+{
+	struct model_engine *e = &m->eng[ei];
+	struct rte_mbuf *pkts[MODEL_BURST];
+	uint32_t used[MODEL_BURST];
+	bool wb_flag[MODEL_BURST];
+	uint32_t tail, idx, n = 0, sent, i;
+
+	if (!(e->ctrl & HFI1_SDMA_CTRL_ENABLE) || e->halted || e->cnt == 0)
+		return;
+	tail = __atomic_load_n(&e->tail, __ATOMIC_ACQUIRE);
+	if (tail >= e->cnt) {
+		engine_halt(m, e, HFI1_SDMA_ERR_TAIL_OOB);
+		return;
+	}
+	idx = e->head;
+	/* Gather a burst without moving the head: the wire may refuse some. */
+	while (n < MODEL_BURST && idx != tail) {
+		struct model_engine probe = *e;
+		int r;
+
+		probe.head = idx;
+		probe.pos = e->pos + ((idx - e->head + e->cnt) % e->cnt);
+		wb_flag[n] = false;
+		r = engine_gather(m, &probe, tail, &pkts[n], &wb_flag[n]);
+		e->xl = probe.xl;
+		if (r < 0) {
+			e->halted = true;
+			e->err |= probe.err;
+			break;
+		}
+		if (r == 0)
+			break;
+		used[n] = r;
+		idx = (idx + r) % e->cnt;
+		n++;
+	}
+	/* Packets the link refused stay queued: the fabric is lossless. */
+	sent = 0;
+	for (i = 0; i < n; i++) {
+		if (pkts[i] == NULL)
+			continue;
+		if (m->wire_port < 0 || !(m->send_ctrl & HFI1_SEND_CTRL_SEND_ENABLE)) {
+			m->st.no_wire++;
+			rte_pktmbuf_free(pkts[i]);
+			pkts[i] = NULL;
+		}
+	}
+	{
+		struct rte_mbuf *tx[MODEL_BURST];
+		uint32_t nt = 0, k;
+		uint16_t ok;
+
+		for (i = 0; i < n; i++)
+			if (pkts[i] != NULL)
+				tx[nt++] = pkts[i];
+		ok = 0;
+		if (nt > 0) {
+			rte_spinlock_lock(&m->wire_tx_lock);
+			ok = rte_eth_tx_burst(m->wire_port, 0, tx, nt);
+			rte_spinlock_unlock(&m->wire_tx_lock);
+		}
+		/* Advance over every packet up to the first refused one. */
+		k = 0;
+		for (i = 0; i < n; i++) {
+			if (pkts[i] != NULL) {
+				if (k >= ok)
+					break;
+				k++;
+				m->st.sdma_pkts++;
+				m->st.sdma_bytes += pkts[i]->pkt_len;
+				m->st.wire_tx++;
+			}
+			e->head = (e->head + used[i]) % e->cnt;
+			e->pos += used[i];
+			sent++;
+		}
+		if (k < nt) {
+			m->st.wire_busy += nt - k;
+			for (; k < nt; k++)
+				rte_pktmbuf_free(tx[k]);
+		}
+	}
+	for (i = 0; i < sent; i++)
+		if (wb_flag[i])
+			break;
+	if (i < sent || e->halted)
+		engine_write_back(m, e);
+}
+
+/* ---- Receive ---- */
+
+/* width bits at bit offset off of the packet as little-endian qwords. */
+static uint32_t
+pkt_bits(const uint8_t *hdr, uint32_t off, uint32_t width)
+{
+	uint32_t byte = off / 8, shift = off % 8;
+	uint32_t v = hdr[byte] | (uint32_t)hdr[byte + 1] << 8;
+
+	return (v >> shift) & ((1u << width) - 1);
+}
+
+#define RSM_HDR_BYTES 40	/* covers every offset a rule can name */
+
+static int
+rsm_steer(const struct hfi1_model *m, const uint8_t *hdr)
+{
+	unsigned int r;
+
+	if (!(m->rcv_ctrl & HFI1_RCV_CTRL_RSM_ENABLE))
+		return -1;
+	for (r = 0; r < HFI1_RSM_RULES; r++) {
+		uint64_t cfg = m->rsm_cfg[r], sel = m->rsm_select[r];
+		uint64_t match = m->rsm_match[r];
+		uint32_t f1, f2, i1, i2, w1, w2, entry;
+
+		if (!(cfg & HFI1_RCV_RSM_CFG_ENABLE) ||
+		    ((cfg >> HFI1_RCV_RSM_CFG_PKT_TYPE_SHIFT) & 0x7) !=
+		    HFI1_RHF_RCV_TYPE_BYPASS)
+			continue;
+		f1 = (sel >> HFI1_RCV_RSM_SELECT_FIELD1_SHIFT) & 0xFF;
+		f2 = (sel >> HFI1_RCV_RSM_SELECT_FIELD2_SHIFT) & 0xFF;
+		if ((pkt_bits(hdr, f1, 8) & (match & 0xFF)) !=
+		    ((match >> 8) & 0xFF) ||
+		    (pkt_bits(hdr, f2, 8) & ((match >> 16) & 0xFF)) !=
+		    ((match >> 24) & 0xFF))
+			continue;
+		i1 = (sel >> HFI1_RCV_RSM_SELECT_INDEX1_OFF_SHIFT) & 0xFF;
+		w1 = (sel >> HFI1_RCV_RSM_SELECT_INDEX1_WIDTH_SHIFT) & 0xF;
+		i2 = (sel >> HFI1_RCV_RSM_SELECT_INDEX2_OFF_SHIFT) & 0xFF;
+		w2 = (sel >> HFI1_RCV_RSM_SELECT_INDEX2_WIDTH_SHIFT) & 0xF;
+		/* ASSUMPTION (facts section 4): the two indexes are XORed. */
+		entry = ((cfg >> HFI1_RCV_RSM_CFG_OFFSET_SHIFT) & 0xFF) +
+			((w1 ? pkt_bits(hdr, i1, w1) : 0) ^
+			 (w2 ? pkt_bits(hdr, i2, w2) : 0));
+		entry &= HFI1_RSM_MAP_ENTRIES - 1;
+		return (m->rsm_map[entry / 8] >> (8 * (entry % 8))) & 0xFF;
+	}
+	return -1;
+}
+
+/* Copy bytes [from, pkt_len) of the chain to dst. */
+static void
+chain_copy(const struct rte_mbuf *pkt, uint32_t from, uint8_t *dst)
+{
+	const struct rte_mbuf *seg;
+
+	for (seg = pkt; seg != NULL; seg = seg->next) {
+		const uint8_t *src = rte_pktmbuf_mtod(seg, const uint8_t *);
+		uint32_t len = seg->data_len;
+
+		if (from >= len) {
+			from -= len;
+			continue;
+		}
+		memcpy(dst, src + from, len - from);
+		dst += len - from;
+		from = 0;
+	}
+}
+
+static void
+rcv_deliver(struct hfi1_model *m, struct rte_mbuf *pkt)
+{
+	uint8_t hdr[RSM_HDR_BYTES] = { 0 };
+	uint32_t len = pkt->pkt_len, data_len, egr_size, egr_cnt, egr_base;
+	uint32_t ent_dws, rhq_cnt, head, off, cur;
+	uint64_t err = 0, entry, rhf;
+	struct model_ctxt *c;
+	uint8_t *rhq, *egr;
+	int ctxt;
+
+	const uint8_t *p = rte_pktmbuf_read(pkt, 0, RTE_MIN(len, sizeof(hdr)),
+			hdr);
+
+	/* rte_pktmbuf_read copies only when the bytes span segments. */
+	if (p != NULL && p != hdr)
+		memcpy(hdr, p, RTE_MIN(len, sizeof(hdr)));
+	if (model_fault_take(m, HFI1_FAULT_DROP)) {
+		m->st.rcv_dropped_fault++;
+		return;
+	}
+	if (!(m->rcv_ctrl & HFI1_RCV_CTRL_PORT_ENABLE) ||
+	    !(m->rcv_ctrl & HFI1_RCV_CTRL_BYPASS_ENABLE)) {
+		m->st.rcv_port_disabled++;
+		return;
+	}
+	if (len < OPA16B_LRH_LEN || opa16b_get_l2(hdr) != OPA16B_L2_16B) {
+		m->st.rcv_not_bypass++;
+		return;
+	}
+	ctxt = rsm_steer(m, hdr);
+	if (ctxt < 0)
+		ctxt = m->rcv_bypass & HFI1_RCV_BYPASS_CONTEXT_MASK;
+	c = ctxt < m->conf.nb_ctxts ? &m->ctx[ctxt] : NULL;
+	if (c == NULL || !(__atomic_load_n(&c->ctrl, __ATOMIC_ACQUIRE) &
+			HFI1_RCV_CTXT_CTRL_ENABLE)) {
+		m->st.rcv_ctxt_disabled++;
+		return;
+	}
+	/* The length check hardware does: Length field against the bytes,
+	 * and the port MTU plus the largest header. */
+	if (len % 8 != 0 || (uint32_t)opa16b_get_len(hdr) * 8 != len ||
+	    len > (uint32_t)m->conf.mtu + 124u)
+		err |= HFI1_RHF_LEN_ERR;
+	if (model_fault_take(m, HFI1_FAULT_RHF_ERR))
+		err |= m->fault_arg[HFI1_FAULT_RHF_ERR] & HFI1_RHF_ERR_MASK;
+
+	ent_dws = (c->ent_size & 7) == 1 ? 2 : (c->ent_size & 7) == 2 ? 16 : 32;
+	rhq_cnt = (uint32_t)(c->hdr_cnt & 0x1FF) * HFI1_RCV_HDR_CNT_UNIT;
+	head = (uint32_t)(__atomic_load_n(&c->hdr_head, __ATOMIC_ACQUIRE) &
+			HFI1_RCV_HDR_HEAD_MASK) / ent_dws;
+	if (rhq_cnt == 0 || (c->tail + 1) % rhq_cnt == head % rhq_cnt ||
+	    model_fault_take(m, HFI1_FAULT_RHQ_FULL)) {
+		c->ovfl_cnt++;
+		m->st.rcv_rhq_full++;
+		return;
+	}
+	/* Eager placement: pack at 64-byte offsets, move on when full. */
+	egr_size = hfi1_egr_size_dec((c->ctrl >> HFI1_RCV_CTXT_CTRL_EGR_SIZE_SHIFT)
+			& 0x7);
+	egr_cnt = (uint32_t)((c->egr_ctrl >> HFI1_RCV_EGR_CTRL_CNT_SHIFT) & 0x1FF) *
+		HFI1_RCV_EGR_UNIT;
+	egr_base = (uint32_t)(c->egr_ctrl & 0x1FFF) * HFI1_RCV_EGR_UNIT;
+	data_len = m->conf.layout == HFI1_EGR_LAYOUT_SPLIT ?
+		len - HFI1_BYPASS_HDR_LEN : len;
+	if (egr_cnt == 0 || data_len > egr_size ||
+	    egr_base + egr_cnt > MODEL_RCV_ARRAY_CNT) {
+		m->st.rcv_dma_error++;
+		return;
+	}
+	cur = c->egr_cur;
+	off = RTE_ALIGN_CEIL(c->egr_off, 64);
+	if (!c->egr_started) {
+		off = 0;
+	} else if (off + data_len > egr_size) {
+		uint32_t next = (cur + 1) % egr_cnt;
+
+		if (next == (uint32_t)(__atomic_load_n(&c->egr_head,
+				__ATOMIC_ACQUIRE) % egr_cnt)) {
+			m->st.rcv_egr_full++;
+			return;
+		}
+		cur = next;
+		off = 0;
+	}
+	if (model_fault_take(m, HFI1_FAULT_EGR_FULL)) {
+		m->st.rcv_egr_full++;
+		return;
+	}
+	entry = m->rcv_array[egr_base + cur];
+	if (!(entry & HFI1_RCV_ARRAY_WRITE_ENABLE) ||
+	    hfi1_egr_size_dec((entry >> HFI1_RCV_ARRAY_SIZE_SHIFT) & 0xF) !=
+	    egr_size) {
+		m->st.rcv_dma_error++;
+		return;
+	}
+	egr = model_va(&m->rx_xl, (entry & HFI1_RCV_ARRAY_ADDR_MASK) <<
+			HFI1_RCV_ARRAY_ADDR_SHIFT, egr_size);
+	rhq = model_va(&m->rx_xl, c->hdr_addr + (uint64_t)c->tail * ent_dws * 4,
+			ent_dws * 4);
+	if (egr == NULL || rhq == NULL || ent_dws < MODEL_HDRQ_OFFSET_DWS +
+	    HFI1_BYPASS_HDR_DWS + 2) {
+		m->st.rcv_dma_error++;
+		return;
+	}
+	chain_copy(pkt, len - data_len, egr + off);
+	memcpy(rhq + MODEL_HDRQ_OFFSET_DWS * 4, hdr, HFI1_BYPASS_HDR_LEN);
+	c->egr_cur = cur;
+	c->egr_off = off + data_len;
+	c->egr_started = true;
+	if (model_fault_take(m, HFI1_FAULT_BAD_EGR_INDEX))
+		cur = egr_cnt + 5;
+	rhf = (uint64_t)(len / 4) |
+		(uint64_t)HFI1_RHF_RCV_TYPE_BYPASS << HFI1_RHF_RCV_TYPE_SHIFT |
+		HFI1_RHF_USE_EGR_BFR |
+		(uint64_t)(cur & HFI1_RHF_EGR_INDEX_MASK) << HFI1_RHF_EGR_INDEX_SHIFT |
+		(uint64_t)c->seq << HFI1_RHF_SEQ_SHIFT |
+		(uint64_t)(off / 64) << HFI1_RHF_EGR_OFFSET_SHIFT |
+		(uint64_t)MODEL_HDRQ_OFFSET_DWS << HFI1_RHF_HDRQ_OFFSET_SHIFT |
+		err;
+	/* The RHF last: it tells the driver the entry is whole. */
+	__atomic_store_n((uint64_t *)(rhq + (ent_dws - 2) * 4),
+			rte_cpu_to_le_64(rhf), __ATOMIC_RELEASE);
+	c->tail = (c->tail + 1) % rhq_cnt;
+	c->seq = hfi1_seq_next(c->seq);
+	m->st.rcv_pkts++;
+}
+
+void
+model_rcv_step(struct hfi1_model *m)
+{
+	struct rte_mbuf *pkts[MODEL_BURST];
+	uint16_t n, i;
+
+	if (m->wire_port < 0 || !rte_spinlock_trylock(&m->wire_rx_lock))
+		return;
+	n = rte_eth_rx_burst(m->wire_port, 0, pkts, MODEL_BURST);
+	for (i = 0; i < n; i++) {
+		m->st.wire_rx++;
+		rcv_deliver(m, pkts[i]);
+	}
+	rte_spinlock_unlock(&m->wire_rx_lock);
+	rte_pktmbuf_free_bulk(pkts, n);
+}

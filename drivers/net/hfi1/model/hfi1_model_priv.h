@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef _HFI1_MODEL_PRIV_H_
+#define _HFI1_MODEL_PRIV_H_
+
+/* The model's state: CSR contents and the engines' progress. */
+
+#include <rte_mempool.h>
+#include <rte_spinlock.h>
+
+#include "hfi1_model.h"
+
+/** One-entry IOVA translation cache (one per device-side user). */
+struct model_xlate {
+	rte_iova_t iova;	/**< start of the cached segment */
+	size_t len;
+	uint8_t *va;
+};
+
+struct model_engine {
+	uint64_t ctrl;
+	uint64_t base;
+	uint64_t len_gen;
+	uint64_t head_addr;
+	uint64_t err;
+	uint32_t tail;		/**< written by the driver (atomic) */
+	uint32_t head;		/**< ring index */
+	uint32_t pos;		/**< descriptors consumed (generation) */
+	uint32_t cnt;		/**< ring size from LEN_GEN */
+	bool halted;
+	uint32_t wb_delay;	/**< steps left before the next write-back */
+	struct model_xlate xl;
+};
+
+struct model_ctxt {
+	uint64_t ctrl;
+	uint64_t egr_ctrl;
+	uint64_t hdr_addr;
+	uint64_t hdr_cnt;
+	uint64_t ent_size;
+	uint64_t hdr_size;
+	uint64_t tail_addr;
+	uint64_t ovfl_cnt;
+	uint64_t hdr_head;	/**< DWs, written by the driver (atomic) */
+	uint64_t egr_head;	/**< eager index, written by the driver */
+	uint32_t tail;		/**< next RHQ entry the device writes */
+	uint32_t seq;
+	uint32_t egr_cur;	/**< eager buffer being filled */
+	uint32_t egr_off;	/**< bytes used in it */
+	bool egr_started;	/**< egr_cur holds data */
+};
+
+#define MODEL_RCV_ARRAY_CNT 32768u
+#define MODEL_BURST 32
+/** HdrqOffset the model writes, in DWs: not 0, so the driver must honour it. */
+#define MODEL_HDRQ_OFFSET_DWS 2
+
+struct hfi1_model {
+	char name[32];
+	struct hfi1_model_conf conf;
+	int socket_id;
+	uint64_t rcv_ctrl;
+	uint64_t rcv_bypass;
+	uint64_t send_ctrl;
+	uint64_t rsm_cfg[HFI1_RSM_RULES];
+	uint64_t rsm_select[HFI1_RSM_RULES];
+	uint64_t rsm_match[HFI1_RSM_RULES];
+	uint64_t rsm_map[HFI1_RSM_MAP_ENTRIES / 8];
+	uint64_t pkey[HFI1_MODEL_PKEYS / 4];
+	uint64_t sc_vl[2];
+	uint64_t *rcv_array;
+	struct model_engine *eng;
+	struct model_ctxt *ctx;
+	/* Wire. */
+	int wire_port;
+	uint64_t wire_owner;
+	void *wire_pair;		/**< ring pair shared with the peer */
+	struct rte_mempool *pool;
+	rte_spinlock_t wire_tx_lock;	/**< engines share the link */
+	rte_spinlock_t wire_rx_lock;
+	struct model_xlate rx_xl;
+	/* Faults. */
+	uint32_t fault_count[HFI1_FAULT_MAX];
+	uint64_t fault_arg[HFI1_FAULT_MAX];
+	struct hfi1_model_stats st;
+	uint32_t service_id;
+	bool service;
+};
+
+/* hfi1_model_dp.c */
+void model_sdma_step(struct hfi1_model *m, unsigned int e);
+void model_rcv_step(struct hfi1_model *m);
+/** Consume one armed fault event of kind f. */
+static inline bool
+model_fault_take(struct hfi1_model *m, enum hfi1_model_fault f)
+{
+	if (__atomic_load_n(&m->fault_count[f], __ATOMIC_RELAXED) == 0)
+		return false;
+	__atomic_fetch_sub(&m->fault_count[f], 1, __ATOMIC_RELAXED);
+	return true;
+}
+
+#endif /* _HFI1_MODEL_PRIV_H_ */

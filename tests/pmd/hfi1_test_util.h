@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef _HFI1_TEST_UTIL_H_
+#define _HFI1_TEST_UTIL_H_
+
+/* net_hfi1 test helpers: model nodes joined by an in-process ring wire,
+ * 16B packet builders, bursts that step until packets arrive. */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "hfi1_ethdev.h"
+#include "opa16b.h"
+#include "test_eal.h"
+
+/* A model node: a net_hfi1 vdev and its port. */
+struct node {
+	char name[32];
+	uint16_t port;
+};
+
+/* Create node @idx on wire @wire with extra devargs @extra ("" for none). */
+static inline void
+node_create(struct node *n, unsigned int idx, const char *wire,
+		const char *extra)
+{
+	char args[256];
+
+	snprintf(n->name, sizeof(n->name), "net_hfi1_t%u", idx);
+	snprintf(args, sizeof(args), "model=1,lid=%u,wire=%s,contexts=8,engines=4%s%s",
+			idx + 1, wire, extra[0] ? "," : "", extra);
+	assert_int_equal(rte_vdev_init(n->name, args), 0);
+	assert_int_equal(rte_eth_dev_get_port_by_name(n->name, &n->port), 0);
+}
+
+/* Configure and start with @nrx/@ntx queues of @rxd/@txd descriptors. */
+static inline void
+node_start(struct node *n, uint16_t nrx, uint16_t ntx, uint16_t rxd,
+		uint16_t txd, struct rte_mempool *rx_pool, uint64_t rx_offloads)
+{
+	struct rte_eth_conf conf = { .rxmode = { .offloads = rx_offloads } };
+	uint16_t q;
+
+	conf.txmode.offloads = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	assert_int_equal(rte_eth_dev_configure(n->port, nrx, ntx, &conf), 0);
+	for (q = 0; q < nrx; q++)
+		assert_int_equal(rte_eth_rx_queue_setup(n->port, q, rxd,
+				SOCKET_ID_ANY, NULL, rx_pool), 0);
+	for (q = 0; q < ntx; q++)
+		assert_int_equal(rte_eth_tx_queue_setup(n->port, q, txd,
+				SOCKET_ID_ANY, NULL), 0);
+	assert_int_equal(rte_eth_dev_start(n->port), 0);
+}
+
+static inline void
+node_destroy(struct node *n)
+{
+	rte_eth_dev_stop(n->port);
+	assert_int_equal(rte_vdev_uninit(n->name), 0);
+}
+
+/*
+ * Fill buf with a valid 16B packet of len bytes (a multiple of 8, >= 24):
+ * L2 16B, Length field, L4 @l4, vesw @vesw (bytes 18-19), entropy,
+ * SC 0, and a payload pattern numbered by @seq.
+ */
+static inline void
+pkt16b_fill(uint8_t *buf, uint32_t len, uint8_t l4, uint16_t vesw,
+		uint16_t entropy, uint32_t seq)
+{
+	uint32_t i;
+
+	memset(buf, 0, OPA16B_VNIC_HDR_LEN);
+	opa16b_set_slid(buf, 1);
+	opa16b_set_dlid(buf, 2);
+	opa16b_set_len(buf, (uint16_t)(len / 8));
+	opa16b_set_l2(buf, OPA16B_L2_16B);
+	opa16b_set_l4(buf, l4);
+	opa16b_set_pkey(buf, 0xFFFF);
+	opa16b_set_entropy(buf, entropy);
+	opa16b_set_vesw_id(buf, vesw);
+	for (i = OPA16B_VNIC_HDR_LEN; i < len; i++)
+		buf[i] = (uint8_t)(seq * 7 + i);
+	if (len >= 4)
+		memcpy(buf + OPA16B_VNIC_HDR_LEN, &seq,
+				RTE_MIN(sizeof(seq), len - OPA16B_VNIC_HDR_LEN));
+}
+
+/* A packet as an mbuf chain of segments of at most @seg bytes (0: one). */
+static inline struct rte_mbuf *
+pkt16b_mbuf(struct rte_mempool *pool, uint32_t len, uint32_t seg, uint8_t l4,
+		uint16_t vesw, uint16_t entropy, uint32_t seq)
+{
+	static uint8_t buf[16384];
+	struct rte_mbuf *head = NULL, *m;
+	uint32_t off = 0;
+
+	pkt16b_fill(buf, len, l4, vesw, entropy, seq);
+	do {
+		uint32_t n = len - off;
+
+		if (seg != 0 && n > seg)
+			n = seg;
+		m = rte_pktmbuf_alloc(pool);
+		assert_non_null(m);
+		assert_true(n <= rte_pktmbuf_tailroom(m));
+		memcpy(rte_pktmbuf_append(m, n), buf + off, n);
+		if (head == NULL)
+			head = m;
+		else
+			assert_int_equal(rte_pktmbuf_chain(head, m), 0);
+		off += n;
+	} while (off < len);
+	return head;
+}
+
+/* True if m holds exactly the packet pkt16b_fill(len, l4, vesw, entropy, seq) makes. */
+static inline bool
+pkt16b_check(const struct rte_mbuf *m, uint32_t len, uint8_t l4, uint16_t vesw,
+		uint16_t entropy, uint32_t seq)
+{
+	static uint8_t want[16384], got[16384];
+	const uint8_t *p;
+
+	if (m->pkt_len != len || len > sizeof(got))
+		return false;
+	p = rte_pktmbuf_read(m, 0, len, got);
+	if (p == NULL)
+		return false;
+	pkt16b_fill(want, len, l4, vesw, entropy, seq);
+	return memcmp(want, p, len) == 0;
+}
+
+/* Send all of pkts on (port, q), stepping the peer; asserts progress. */
+static inline void
+send_all(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t sent = 0;
+	unsigned int tries = 0;
+
+	while (sent < n) {
+		sent += rte_eth_tx_burst(port, q, pkts + sent, n - sent);
+		assert_true(++tries < 100000);
+	}
+}
+
+/* Receive up to @want packets on (port, q), polling at most @polls times. */
+static inline uint16_t
+recv_some(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t want,
+		unsigned int polls)
+{
+	uint16_t got = 0;
+
+	while (got < want && polls-- > 0)
+		got += rte_eth_rx_burst(port, q, pkts + got, want - got);
+	return got;
+}
+
+/* An xstat's value by name (asserts it exists). */
+static inline uint64_t
+xstat(uint16_t port, const char *name)
+{
+	uint64_t id, v;
+
+	assert_int_equal(rte_eth_xstats_get_id_by_name(port, name, &id), 0);
+	assert_int_equal(rte_eth_xstats_get_by_id(port, &id, &v, 1), 1);
+	return v;
+}
+
+#endif /* _HFI1_TEST_UTIL_H_ */
