@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# Debian's dpdk-testpmd drives net_hfi1 (loaded with -d) on two model nodes
+# in two processes joined by a net_memif wire, io forwarding 16B packets:
+#
+#   node A: net_pcap (16B packets) -> net_hfi1 LID 1 -> memif wire
+#   node B: net_hfi1 LID 2 -> net_ring self-loop -> net_hfi1 LID 2
+#   node A: net_hfi1 LID 1 -> net_pcap (out.pcap)
+#
+# Every packet must come back byte for byte, in order, with no error
+# counter moving, and both processes must leave nothing behind.
+#
+# Usage: test_hfi1_testpmd.sh SRC_DIR BUILD_DIR [SANITIZE]
+set -uo pipefail
+src=$1
+build=$2
+sanitize=${3:-none}
+. "$src/tests/system/lib.sh"
+
+if [ "$sanitize" != none ]; then
+	# Debian's testpmd has no sanitizer runtime to load the plugin into.
+	echo "SKIP: the plugin is built with -fsanitize=$sanitize; Debian's testpmd cannot load it"
+	exit 77
+fi
+command -v dpdk-testpmd >/dev/null || { echo "SKIP: no dpdk-testpmd"; exit 77; }
+
+plugin=$build/drivers/net/hfi1/librte_net_hfi1.so
+frames=300
+prefix=omniplane-hfi1-$$
+sock=$work/wire.sock
+eal="--no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:warning"
+eal="$eal --log-level=pmd.net.memif:error -d $plugin"
+pmd="--forward-mode=io --total-num-mbufs=16384"
+b_pid=
+cleanup_run() {
+	[ -n "$b_pid" ] && kill -INT "$b_pid" 2>/dev/null
+	rm -rf "/var/run/dpdk/$prefix-a" "/var/run/dpdk/$prefix-b"
+}
+trap 'cleanup_run; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+
+"$src/scripts/gen-frames.sh" "$frames" "$work/eth.pcap" 1 >/dev/null
+"$build/app/opa16b-pcap/opa16b-pcap" encap --slid 1 --dlid 2 --vesw 1 \
+	"$work/eth.pcap" "$work/in.pcap" >/dev/null
+
+# Node B: forwards until SIGINT, then prints its totals.
+timeout -s INT 60 dpdk-testpmd --lcores 0@1,1@0 $eal --file-prefix "$prefix-b" \
+	--vdev "net_memif0,role=server,socket=$sock" \
+	--vdev net_hfi1_b,model=1,lid=2,wire=net_memif0 --vdev net_ring0 -- \
+	-a --stats-period 1 $pmd > "$work/b.log" 2>&1 &
+b_pid=$!
+for _ in $(seq 100); do
+	grep -q 'Port statistics' "$work/b.log" && break
+	sleep 0.1
+done
+
+# Node A: interactive, so its counters can be read after forwarding.
+{
+	sleep 1
+	echo start
+	sleep 3
+	echo stop
+	echo "show port xstats 1"
+	echo "show port info 1"
+	echo quit
+} | timeout 60 dpdk-testpmd --lcores 0@0,1@1 $eal --file-prefix "$prefix-a" \
+	--vdev "net_memif0,role=client,socket=$sock" \
+	--vdev net_hfi1_a,model=1,lid=1,wire=net_memif0 \
+	--vdev "net_pcap0,rx_pcap=$work/in.pcap,tx_pcap=$work/out.pcap" -- \
+	-i --no-flush-rx $pmd > "$work/a.log" 2>&1
+a_rc=$?
+kill -INT "$b_pid"
+wait "$b_pid"
+b_rc=$?
+b_pid=
+
+expect_eq "testpmd A (net_hfi1 plugin, -i) exits 0" 0 "$a_rc"
+expect_eq "testpmd B (net_hfi1 plugin, SIGINT) exits 0" 0 "$b_rc"
+if grep -q 'Port 1: 02:11:F1:00:00:01' "$work/a.log"; then
+	pass "the plugin probes net_hfi1 on the model: port 1 (after the owned wire) with the LID's MAC"
+else
+	fail "the plugin probes net_hfi1 on the model" "$(head -30 "$work/a.log")"
+fi
+
+# Port 0 is the memif wire (owned by the model: testpmd leaves it alone),
+# port 1 net_hfi1, port 2 the pcap (A) or the ring loop (B).
+totals() { # totals LOG PORT -> "RX TX" of that port's forward statistics
+	sed -n "/Forward statistics for port $2 /,/------/p" "$1" |
+		awk '/RX-packets/ {rx=$2} /TX-packets/ {tx=$2} END {print rx, tx}'
+}
+expect_eq "A: net_hfi1 received every packet back and the pcap wrote it" \
+	"$frames $frames" "$(totals "$work/a.log" 1)"
+expect_eq "B: net_hfi1 received every packet and sent it back" \
+	"$frames $frames" "$(totals "$work/b.log" 1)"
+
+digest() {
+	tshark -r "$1" -o frame.generate_md5_hash:TRUE -T fields -e frame.md5_hash 2>/dev/null
+}
+digest "$work/in.pcap" > "$work/in.md5"
+digest "$work/out.pcap" > "$work/out.md5"
+expect_eq "out.pcap holds $frames packets" "$frames" "$(wc -l < "$work/out.md5")"
+if cmp -s "$work/in.md5" "$work/out.md5"; then
+	pass "every 16B packet came back byte for byte, in order"
+else
+	fail "every 16B packet came back byte for byte, in order" \
+		"$(diff "$work/in.md5" "$work/out.md5" | head -5)"
+fi
+
+# No error counter of A's net_hfi1 moved.
+errs=$(sed -n '/NIC extended statistics for port 1/,/####/p' "$work/a.log" |
+	grep -E '(rx_err|rx_bad|rx_runt|rx_too|rx_nombuf|tx_bad|tx_not|tx_too|tx_sdma|_errors|missed):' |
+	awk '$2 != 0')
+nerr=$(sed -n '/NIC extended statistics for port 1/,/####/p' "$work/a.log" |
+	grep -c -E '^ *(rx_err_icrc|rx_bad_egr_index|tx_bad_head):')
+expect_eq "A's xstats list the per-reason counters" 3 "$nerr"
+expect_eq "A's xstats: no error counter moved" "" "$errs"
+expect_eq "A: per-queue xstats count the packets" "rx_q0_packets: $frames" \
+	"$(grep -o "rx_q0_packets: [0-9]*" "$work/a.log")"
+
+# Nothing left behind.
+cleanup_run
+left=$(ls -d /var/run/dpdk/$prefix-* 2>/dev/null; pgrep -f "file-prefix $prefix" || true)
+expect_eq "no process or runtime directory left behind" "" "$left"
+finish
