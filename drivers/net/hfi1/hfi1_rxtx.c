@@ -168,8 +168,16 @@ hfi1_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 
 	if (unlikely(!q->started))
 		return 0;
-	if (hw->stepped)
+	if (hw->stepped) {
+		/* A device runs by itself; the model runs when polled. RX polls
+		 * run the engines too, so sends complete even when the
+		 * application has nothing more to send. */
+		uint16_t e, nb_eng = q->ad->dev->data->nb_tx_queues;
+
+		for (e = 0; e < nb_eng; e++)
+			hw->ops->sdma_step(hw, e);
 		hw->ops->rcv_step(hw);
+	}
 	while (n < nb && seen < scan_max) {
 		uint64_t rhf = hfi1_rhf_get(c, c->head);
 		const uint8_t *ent;

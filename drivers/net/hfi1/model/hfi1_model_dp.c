@@ -23,29 +23,45 @@ static uint8_t *
 model_va(struct model_xlate *xl, rte_iova_t iova, size_t len)
 {
 	const struct rte_memseg *ms;
+	unsigned int way;
 	void *va;
 
-	if (iova >= xl->iova && iova - xl->iova + len <= xl->len &&
-	    xl->va != NULL)
-		return xl->va + (iova - xl->iova);
-	va = rte_eal_iova_mode() == RTE_IOVA_VA ? (void *)(uintptr_t)iova :
-		rte_mem_iova2virt(iova);
-	if (va == NULL)
-		return NULL;
+	if (rte_eal_iova_mode() == RTE_IOVA_VA) {
+		/* IOVA is VA: only check it is DPDK memory, page by page. */
+		way = (iova >> 12) % MODEL_XLATE_WAYS;
+		if (iova >= xl->e[way].iova &&
+		    iova - xl->e[way].iova + len <= xl->e[way].len)
+			return (uint8_t *)(uintptr_t)iova;
+		va = (void *)(uintptr_t)iova;
+	} else {
+		/* Physical addresses: memsegs are hugepages (2 MiB or more). */
+		way = (iova >> 21) % MODEL_XLATE_WAYS;
+		if (iova >= xl->e[way].iova &&
+		    iova - xl->e[way].iova + len <= xl->e[way].len)
+			return xl->e[way].va + (iova - xl->e[way].iova);
+		va = rte_mem_iova2virt(iova);
+		if (va == NULL)
+			return NULL;
+	}
 	ms = rte_mem_virt2memseg(va, NULL);
 	if (ms == NULL)
 		return NULL;
-	/* Memsegs of one list are contiguous in VA; cache this one. */
-	xl->iova = ms->iova;
-	xl->len = ms->len;
-	xl->va = ms->addr;
-	if (iova < xl->iova || iova - xl->iova + len > xl->len) {
-		/* Spans segments: fine in VA mode, where VA = IOVA. */
-		if (rte_eal_iova_mode() != RTE_IOVA_VA ||
-		    rte_mem_virt2memseg(RTE_PTR_ADD(va, len - 1), NULL) == NULL)
-			return NULL;
+	if (iova >= ms->iova && iova - ms->iova + len <= ms->len) {
+		way = rte_eal_iova_mode() == RTE_IOVA_VA ?
+			(iova >> 12) % MODEL_XLATE_WAYS :
+			(iova >> 21) % MODEL_XLATE_WAYS;
+		xl->e[way].iova = ms->iova;
+		xl->e[way].len = ms->len;
+		xl->e[way].va = ms->addr;
+		return va;
 	}
-	return va;
+	/* Spans memsegs (a buffer across a page boundary): fine if the last
+	 * byte is DPDK memory at the same distance in both address spaces. */
+	if (rte_eal_iova_mode() == RTE_IOVA_VA)
+		return rte_mem_virt2memseg(RTE_PTR_ADD(va, len - 1), NULL) ==
+			NULL ? NULL : va;
+	return rte_mem_iova2virt(iova + len - 1) == RTE_PTR_ADD(va, len - 1) ?
+		va : NULL;
 }
 
 /* ---- SDMA ---- */
@@ -96,11 +112,11 @@ chain_append(struct hfi1_model *m, struct rte_mbuf *head,
  * the engine halted. *pkt gets the packet without PBC (NULL if dropped).
  */
 static int
-engine_gather(struct hfi1_model *m, struct model_engine *e, uint32_t tail,
-		struct rte_mbuf **pkt, bool *wb)
+engine_gather(struct hfi1_model *m, struct model_engine *e, uint32_t idx,
+		uint32_t pos, uint32_t tail, struct rte_mbuf **pkt, bool *wb)
 {
 	uint64_t pbc = 0, total = 0;
-	uint32_t n = 0, idx = e->head;
+	uint32_t n = 0;
 	struct rte_mbuf *head = NULL, *last = NULL;
 	uint32_t skip = HFI1_PBC_LEN;
 
@@ -119,7 +135,7 @@ engine_gather(struct hfi1_model *m, struct model_engine *e, uint32_t tail,
 			goto mem_err;
 		d0 = rte_le_to_cpu_64(d[0]);
 		d1 = rte_le_to_cpu_64(d[1]);
-		gen = ((e->pos + n) / e->cnt) & HFI1_SDMA_DESC1_GEN_MASK;
+		gen = ((pos + n) / e->cnt) & HFI1_SDMA_DESC1_GEN_MASK;
 		if (((d1 >> HFI1_SDMA_DESC1_GEN_SHIFT) &
 		     HFI1_SDMA_DESC1_GEN_MASK) != gen) {
 			rte_pktmbuf_free(head);
@@ -201,10 +217,23 @@ engine_write_back(struct hfi1_model *m, struct model_engine *e)
 		__atomic_store_n(wb, rte_cpu_to_le_64(head), __ATOMIC_RELEASE);
 }
 
+static void sdma_step_locked(struct hfi1_model *m, struct model_engine *e);
+
 void
 model_sdma_step(struct hfi1_model *m, unsigned int ei)
 {
 	struct model_engine *e = &m->eng[ei];
+
+	/* One engine, one processor: whoever polls first runs it. */
+	if (!rte_spinlock_trylock(&e->lock))
+		return;
+	sdma_step_locked(m, e);
+	rte_spinlock_unlock(&e->lock);
+}
+
+static void
+sdma_step_locked(struct hfi1_model *m, struct model_engine *e)
+{
 	struct rte_mbuf *pkts[MODEL_BURST];
 	uint32_t used[MODEL_BURST];
 	bool wb_flag[MODEL_BURST];
@@ -220,21 +249,13 @@ model_sdma_step(struct hfi1_model *m, unsigned int ei)
 	idx = e->head;
 	/* Gather a burst without moving the head: the wire may refuse some. */
 	while (n < MODEL_BURST && idx != tail) {
-		struct model_engine probe = *e;
 		int r;
 
-		probe.head = idx;
-		probe.pos = e->pos + ((idx - e->head + e->cnt) % e->cnt);
 		wb_flag[n] = false;
-		r = engine_gather(m, &probe, tail, &pkts[n], &wb_flag[n]);
-		e->xl = probe.xl;
-		if (r < 0) {
-			e->halted = true;
-			e->err |= probe.err;
-			break;
-		}
-		if (r == 0)
-			break;
+		r = engine_gather(m, e, idx, e->pos + (idx - e->head + e->cnt) %
+				e->cnt, tail, &pkts[n], &wb_flag[n]);
+		if (r <= 0)
+			break;	/* halted, or the packet is not whole yet */
 		used[n] = r;
 		idx = (idx + r) % e->cnt;
 		n++;

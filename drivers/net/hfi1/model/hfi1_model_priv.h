@@ -12,11 +12,15 @@
 
 #include "hfi1_model.h"
 
-/** One-entry IOVA translation cache (one per device-side user). */
+/** IOVA translation cache of one device-side user (an engine, the
+ * receive side): direct-mapped by page, pages as long as their memseg. */
+#define MODEL_XLATE_WAYS 128
 struct model_xlate {
-	rte_iova_t iova;	/**< start of the cached segment */
-	size_t len;
-	uint8_t *va;
+	struct {
+		rte_iova_t iova;	/**< start of the cached memseg */
+		size_t len;
+		uint8_t *va;
+	} e[MODEL_XLATE_WAYS];
 };
 
 struct model_engine {
@@ -31,6 +35,7 @@ struct model_engine {
 	uint32_t cnt;		/**< ring size from LEN_GEN */
 	bool halted;
 	uint32_t wb_delay;	/**< steps left before the next write-back */
+	rte_spinlock_t lock;	/**< held while the engine runs */
 	struct model_xlate xl;
 };
 
