@@ -12,6 +12,8 @@
 # Every packet must come back byte for byte, in order, with no error
 # counter moving, and both processes must leave nothing behind.
 #
+# The run itself is scripts/hfi1-testpmd.sh, which scripts/demo.sh uses too.
+#
 # Usage: test_hfi1_testpmd.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
 src=$1
@@ -26,57 +28,16 @@ if [ "$sanitize" != none ]; then
 fi
 command -v dpdk-testpmd >/dev/null || { echo "SKIP: no dpdk-testpmd"; exit 77; }
 
-plugin=$build/drivers/net/hfi1/librte_net_hfi1.so
 frames=300
-prefix=omniplane-hfi1-$$
-sock=$work/wire.sock
-eal="--no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:warning"
-eal="$eal --log-level=pmd.net.memif:error -d $plugin"
-pmd="--forward-mode=io --total-num-mbufs=16384"
-b_pid=
-cleanup_run() {
-	[ -n "$b_pid" ] && kill -INT "$b_pid" 2>/dev/null
-	rm -rf "/var/run/dpdk/$prefix-a" "/var/run/dpdk/$prefix-b"
-}
-trap 'cleanup_run; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 
 "$src/scripts/gen-frames.sh" "$frames" "$work/eth.pcap" 1 >/dev/null
 "$build/app/opa16b-pcap/opa16b-pcap" encap --slid 1 --dlid 2 --vesw 1 \
 	"$work/eth.pcap" "$work/in.pcap" >/dev/null
 
-# Node B: forwards until SIGINT, then prints its totals.
-timeout -s INT 60 dpdk-testpmd --lcores 0@1,1@0 $eal --file-prefix "$prefix-b" \
-	--vdev "net_memif0,role=server,socket=$sock" \
-	--vdev net_hfi1_b,model=1,lid=2,wire=net_memif0 --vdev net_ring0 -- \
-	-a --stats-period 1 $pmd > "$work/b.log" 2>&1 &
-b_pid=$!
-for _ in $(seq 100); do
-	grep -q 'Port statistics' "$work/b.log" && break
-	sleep 0.1
-done
-
-# Node A: interactive, so its counters can be read after forwarding.
-{
-	sleep 1
-	echo start
-	sleep 3
-	echo stop
-	echo "show port xstats 1"
-	echo "show port info 1"
-	echo quit
-} | timeout 60 dpdk-testpmd --lcores 0@0,1@1 $eal --file-prefix "$prefix-a" \
-	--vdev "net_memif0,role=client,socket=$sock" \
-	--vdev net_hfi1_a,model=1,lid=1,wire=net_memif0 \
-	--vdev "net_pcap0,rx_pcap=$work/in.pcap,tx_pcap=$work/out.pcap" -- \
-	-i --no-flush-rx $pmd > "$work/a.log" 2>&1
-a_rc=$?
-kill -INT "$b_pid"
-wait "$b_pid"
-b_rc=$?
-b_pid=
-
-expect_eq "testpmd A (net_hfi1 plugin, -i) exits 0" 0 "$a_rc"
-expect_eq "testpmd B (net_hfi1 plugin, SIGINT) exits 0" 0 "$b_rc"
+"$src/scripts/hfi1-testpmd.sh" "$build" "$work" "$work/in.pcap" > "$work/run.log" 2>&1
+rc=$?
+expect_eq "both testpmd processes (net_hfi1 plugin) exit 0" \
+	"testpmd A exit 0, testpmd B exit 0" "$(tail -1 "$work/run.log")"
 if grep -q 'Port 1: 02:11:F1:00:00:01' "$work/a.log"; then
 	pass "the plugin probes net_hfi1 on the model: port 1 (after the owned wire) with the LID's MAC"
 else
@@ -119,7 +80,7 @@ expect_eq "A: per-queue xstats count the packets" "rx_q0_packets: $frames" \
 	"$(grep -o "rx_q0_packets: [0-9]*" "$work/a.log")"
 
 # Nothing left behind.
-cleanup_run
-left=$(ls -d /var/run/dpdk/$prefix-* 2>/dev/null; pgrep -f "file-prefix $prefix" || true)
+left=$(ls -d /var/run/dpdk/omniplane-hfi1-* "$work/wire.sock" 2>/dev/null
+	pgrep -f "file-prefix omniplane-hfi1-" || true)
 expect_eq "no process or runtime directory left behind" "" "$left"
 finish

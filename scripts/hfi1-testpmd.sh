@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# Two Omni-Path nodes on the hfi1 model, each a Debian dpdk-testpmd process
+# with the net_hfi1 plugin (-d), joined by a net_memif wire:
+#
+#   node A: net_pcap (IN_PCAP, 16B packets) -> net_hfi1 LID 1 -> wire
+#   node B: net_hfi1 LID 2 -> net_ring self-loop -> net_hfi1 LID 2 -> wire
+#   node A: net_hfi1 LID 1 -> net_pcap (WORKDIR/out.pcap)
+#
+# Both forward in io mode. A runs interactively and, after forwarding,
+# prints net_hfi1's extended statistics (port 1: port 0 is the wire, owned
+# by the model). Logs: WORKDIR/a.log, WORKDIR/b.log. Exit status 0 when
+# both processes exited 0. Leaves no process or runtime directory behind.
+#
+# Usage: scripts/hfi1-testpmd.sh BUILD_DIR WORKDIR IN_PCAP
+set -uo pipefail
+build=$1
+work=$2
+in=$3
+
+plugin=$(cd "$build" && pwd)/drivers/net/hfi1/librte_net_hfi1.so
+prefix=omniplane-hfi1-$$
+sock=$work/wire.sock
+eal="--no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:warning"
+eal="$eal --log-level=pmd.net.memif:error -d $plugin"
+pmd="--forward-mode=io --total-num-mbufs=16384"
+b_pid=
+cleanup() {
+	[ -n "$b_pid" ] && kill -INT "$b_pid" 2>/dev/null && wait "$b_pid"
+	rm -rf "/var/run/dpdk/$prefix-a" "/var/run/dpdk/$prefix-b" "$sock"
+}
+trap cleanup EXIT
+
+# Node B forwards until SIGINT, then prints its totals. The two forwarding
+# lcores sit on different CPUs (2-core machines).
+timeout -s INT 60 dpdk-testpmd --lcores 0@1,1@0 $eal --file-prefix "$prefix-b" \
+	--vdev "net_memif0,role=server,socket=$sock" \
+	--vdev net_hfi1_b,model=1,lid=2,wire=net_memif0 --vdev net_ring0 -- \
+	-a --stats-period 1 $pmd > "$work/b.log" 2>&1 &
+b_pid=$!
+for _ in $(seq 100); do
+	grep -qs 'Port statistics' "$work/b.log" && break
+	sleep 0.1
+done
+
+# --no-flush-rx: testpmd would otherwise drain the pcap before forwarding.
+{
+	sleep 1
+	echo start
+	sleep 3
+	echo stop
+	echo "show port xstats 1"
+	echo quit
+} | timeout 60 dpdk-testpmd --lcores 0@0,1@1 $eal --file-prefix "$prefix-a" \
+	--vdev "net_memif0,role=client,socket=$sock" \
+	--vdev net_hfi1_a,model=1,lid=1,wire=net_memif0 \
+	--vdev "net_pcap0,rx_pcap=$in,tx_pcap=$work/out.pcap" -- \
+	-i --no-flush-rx $pmd > "$work/a.log" 2>&1
+a_rc=$?
+kill -INT "$b_pid"
+wait "$b_pid"
+b_rc=$?
+b_pid=
+echo "testpmd A exit $a_rc, testpmd B exit $b_rc"
+[ "$a_rc" -eq 0 ] && [ "$b_rc" -eq 0 ]
