@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_errno.h>
 #include <rte_eth_ring.h>
 #include <rte_malloc.h>
@@ -264,9 +265,11 @@ static int
 wire_ring_attach(struct hfi1_model *m, const char *pair_name)
 {
 	char name[RTE_MEMZONE_NAMESIZE], port[RTE_ETH_NAME_MAX_LEN];
+	char ring_port[RTE_ETH_NAME_MAX_LEN + 16];
 	const struct rte_memzone *mz;
 	struct wire_pair *wp;
 	struct rte_ring *rx, *tx;
+	uint16_t stale;
 	int side, i, ret;
 
 	snprintf(name, sizeof(name), "hfi1w_%s", pair_name);
@@ -300,6 +303,12 @@ wire_ring_attach(struct hfi1_model *m, const char *pair_name)
 	tx = wp->ring[side];
 	rx = wp->ring[!side];
 	snprintf(port, sizeof(port), "%s_wire", m->name);
+	/* Closing a net_ring port leaves its vdev on the bus (removing it
+	 * from a remove callback is unsafe during bus cleanup): the shell of
+	 * an earlier node of this name would keep the name taken. */
+	snprintf(ring_port, sizeof(ring_port), "net_ring_%s", port);
+	if (rte_eth_dev_get_port_by_name(ring_port, &stale) != 0)
+		rte_vdev_uninit(ring_port);
 	ret = rte_eth_from_rings(port, &rx, 1, &tx, 1, m->socket_id);
 	if (ret < 0) {
 		wp->users--;
