@@ -261,6 +261,20 @@ struct wire_pair {
 	int users;
 };
 
+static void
+wire_ring_detach(struct hfi1_model *m)
+{
+	const struct rte_memzone *mz = m->wire_pair;
+	struct wire_pair *wp = mz->addr;
+
+	if (--wp->users == 0) {
+		rte_ring_free(wp->ring[0]);
+		rte_ring_free(wp->ring[1]);
+		rte_memzone_free(mz);
+	}
+	m->wire_pair = NULL;
+}
+
 static int
 wire_ring_attach(struct hfi1_model *m, const char *pair_name)
 {
@@ -302,6 +316,7 @@ wire_ring_attach(struct hfi1_model *m, const char *pair_name)
 	side = wp->users++;
 	tx = wp->ring[side];
 	rx = wp->ring[!side];
+	m->wire_pair = (void *)(uintptr_t)mz;
 	snprintf(port, sizeof(port), "%s_wire", m->name);
 	/* Closing a net_ring port leaves its vdev on the bus (removing it
 	 * from a remove callback is unsafe during bus cleanup): the shell of
@@ -311,26 +326,12 @@ wire_ring_attach(struct hfi1_model *m, const char *pair_name)
 		rte_vdev_uninit(ring_port);
 	ret = rte_eth_from_rings(port, &rx, 1, &tx, 1, m->socket_id);
 	if (ret < 0) {
-		wp->users--;
-		return -rte_errno;
+		ret = -rte_errno;
+		wire_ring_detach(m);
+		return ret;
 	}
 	m->wire_port = ret;
-	m->wire_pair = (void *)(uintptr_t)mz;
 	return 0;
-}
-
-static void
-wire_ring_detach(struct hfi1_model *m)
-{
-	const struct rte_memzone *mz = m->wire_pair;
-	struct wire_pair *wp = mz->addr;
-
-	if (--wp->users == 0) {
-		rte_ring_free(wp->ring[0]);
-		rte_ring_free(wp->ring[1]);
-		rte_memzone_free(mz);
-	}
-	m->wire_pair = NULL;
 }
 
 static int
