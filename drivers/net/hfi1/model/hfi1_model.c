@@ -266,7 +266,14 @@ wire_ring_detach(struct hfi1_model *m)
 {
 	const struct rte_memzone *mz = m->wire_pair;
 	struct wire_pair *wp = mz->addr;
+	void *pkts[32];
+	unsigned int n;
 
+	/* What we sent and the peer did not take yet goes with us: the
+	 * engines' copies are mbufs of our pool, which is about to go. */
+	while ((n = rte_ring_dequeue_burst(wp->ring[m->wire_side], pkts,
+			RTE_DIM(pkts), NULL)) > 0)
+		rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
 	if (--wp->users == 0) {
 		rte_ring_free(wp->ring[0]);
 		rte_ring_free(wp->ring[1]);
@@ -317,6 +324,7 @@ wire_ring_attach(struct hfi1_model *m, const char *pair_name)
 	tx = wp->ring[side];
 	rx = wp->ring[!side];
 	m->wire_pair = (void *)(uintptr_t)mz;
+	m->wire_side = side;
 	snprintf(port, sizeof(port), "%s_wire", m->name);
 	/* Closing a net_ring port leaves its vdev on the bus (removing it
 	 * from a remove callback is unsafe during bus cleanup): the shell of

@@ -82,6 +82,7 @@ struct hfi1_model {
 	int wire_port;
 	uint64_t wire_owner;
 	void *wire_pair;		/**< ring pair shared with the peer */
+	int wire_side;			/**< our transmit ring in the pair */
 	struct rte_mempool *pool;
 	rte_spinlock_t wire_tx_lock;	/**< engines share the link */
 	rte_spinlock_t wire_rx_lock;
