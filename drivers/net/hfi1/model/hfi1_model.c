@@ -259,6 +259,7 @@ const struct hfi1_hw_ops hfi1_model_ops = {
 struct wire_pair {
 	struct rte_ring *ring[2];
 	int users;
+	bool side_used[2];	/**< a node transmits on ring[side] */
 };
 
 static void
@@ -274,6 +275,7 @@ wire_ring_detach(struct hfi1_model *m)
 	while ((n = rte_ring_dequeue_burst(wp->ring[m->wire_side], pkts,
 			RTE_DIM(pkts), NULL)) > 0)
 		rte_pktmbuf_free_bulk((struct rte_mbuf **)pkts, n);
+	wp->side_used[m->wire_side] = false;
 	if (--wp->users == 0) {
 		rte_ring_free(wp->ring[0]);
 		rte_ring_free(wp->ring[1]);
@@ -320,7 +322,10 @@ wire_ring_attach(struct hfi1_model *m, const char *pair_name)
 				m->name, pair_name);
 		return -EBUSY;
 	}
-	side = wp->users++;
+	/* The side a node that left freed, if one did. */
+	side = wp->side_used[0] ? 1 : 0;
+	wp->side_used[side] = true;
+	wp->users++;
 	tx = wp->ring[side];
 	rx = wp->ring[!side];
 	m->wire_pair = (void *)(uintptr_t)mz;
