@@ -186,6 +186,7 @@ hfi1_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 		if (hfi1_rhf_seq(rhf) != c->seq)
 			break;
 		ent = c->rhq + (size_t)c->head * c->ent_dws * 4;
+		hfi1_rhf_clear(c, c->head);
 		if (++c->head == c->rhq_cnt)
 			c->head = 0;
 		c->seq = hfi1_seq_next(c->seq);

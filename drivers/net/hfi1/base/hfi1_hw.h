@@ -248,6 +248,20 @@ hfi1_rhf_get(const struct hfi1_rcv_ctxt *c, uint32_t entry)
 	return rte_le_to_cpu_64(__atomic_load_n(rhf, __ATOMIC_ACQUIRE));
 }
 
+/**
+ * Zero the RHF of an entry software has read. RcvSeq runs 1..13, so in an
+ * RHQ whose size is a multiple of 13 (416 entries, ...) an entry one lap
+ * old carries the very RcvSeq expected there next; zero never matches.
+ */
+static inline void
+hfi1_rhf_clear(struct hfi1_rcv_ctxt *c, uint32_t entry)
+{
+	uint64_t *rhf = (uint64_t *)(c->rhq + (size_t)entry * c->ent_dws * 4 +
+			(c->ent_dws - 2) * 4);
+
+	__atomic_store_n(rhf, 0, __ATOMIC_RELAXED);
+}
+
 static inline uint32_t
 hfi1_rhf_seq(uint64_t rhf)
 {
