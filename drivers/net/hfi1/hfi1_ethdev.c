@@ -621,7 +621,9 @@ hfi1_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 {
 	struct hfi1_adapter *ad = hfi1_ad(dev);
 	struct hfi1_tx_queue *q;
-	uint32_t cnt = rte_align32pow2(nb_desc);
+	/* Room for the largest packet (64 descriptors) with one slot empty. */
+	uint32_t cnt = rte_align32pow2(RTE_MAX(nb_desc,
+			HFI1_SDMA_MAX_DESC_PER_PKT + 1));
 	int ret;
 
 	if (conf->tx_deferred_start) {
