@@ -285,9 +285,10 @@ tx_descs(const struct rte_mbuf *m)
 {
 	uint32_t n = 1;	/* the PBC */
 
+	/* An empty segment still takes one (zero-length) descriptor. */
 	for (; m != NULL; m = m->next)
-		n += (m->data_len + HFI1_SDMA_DESC0_LEN_MAX - 1) /
-			HFI1_SDMA_DESC0_LEN_MAX;
+		n += RTE_MAX(1u, (m->data_len + HFI1_SDMA_DESC0_LEN_MAX - 1) /
+				HFI1_SDMA_DESC0_LEN_MAX);
 	return n;
 }
 
