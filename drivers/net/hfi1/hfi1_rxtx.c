@@ -245,6 +245,27 @@ hfi1_tx_reclaim(struct hfi1_tx_queue *q)
 	tx_free_upto(q, (uint32_t)head);
 }
 
+/*
+ * Stepped device: it moves at most a burst per step, so step until it has
+ * taken every descriptor or stops moving (wire full, halted).
+ */
+static void
+tx_step(struct hfi1_tx_queue *q)
+{
+	struct hfi1_sdma_ring *r = &q->ring;
+	struct hfi1_hw *hw = r->hw;
+	uint32_t reg = HFI1_SDMA(HFI1_SDMA_HEAD, r->engine);
+	uint64_t head = hfi1_csr_read(hw, reg), prev;
+
+	while (head != (r->tail & r->mask)) {
+		prev = head;
+		hw->ops->sdma_step(hw, r->engine);
+		head = hfi1_csr_read(hw, reg);
+		if (head == prev)
+			break;
+	}
+}
+
 /* A full ring that does not move: has the engine stopped on an error? */
 static __rte_noinline void
 tx_check_halt(struct hfi1_tx_queue *q)
@@ -355,11 +376,10 @@ hfi1_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 		bytes += m->pkt_len;
 		queued++;
 	}
-	if (r->tail != start) {
+	if (r->tail != start)
 		hfi1_sdma_kick(r);
-		if (hw->stepped)
-			hw->ops->sdma_step(hw, r->engine);
-	}
+	if (hw->stepped)
+		tx_step(q);
 	q->pkts += queued;
 	q->bytes += bytes;
 	return i;
