@@ -20,6 +20,7 @@
 #include <rte_bus_vdev.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_memzone.h>
 
 #include "hfi1_ethdev.h"
 #include "opa16b.h"
@@ -45,22 +46,50 @@ node_create(struct node *n, unsigned int idx, const char *wire,
 	assert_int_equal(rte_eth_dev_get_port_by_name(n->name, &n->port), 0);
 }
 
-/* Configure and start with @nrx/@ntx queues of @rxd/@txd descriptors. */
+/* Create a node named @name from complete devargs @args. */
 static inline void
-node_start(struct node *n, uint16_t nrx, uint16_t ntx, uint16_t rxd,
-		uint16_t txd, struct rte_mempool *rx_pool, uint64_t rx_offloads)
+node_create_args(struct node *n, const char *name, const char *args)
 {
-	struct rte_eth_conf conf = { .rxmode = { .offloads = rx_offloads } };
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	assert_int_equal(rte_vdev_init(n->name, args), 0);
+	assert_int_equal(rte_eth_dev_get_port_by_name(n->name, &n->port), 0);
+}
+
+/* Configure with @conf and @nrx/@ntx queues of @rxd/@txd descriptors;
+ * the port stays stopped. */
+static inline void
+node_configure_conf(struct node *n, const struct rte_eth_conf *conf,
+		uint16_t nrx, uint16_t ntx, uint16_t rxd, uint16_t txd,
+		struct rte_mempool *rx_pool)
+{
 	uint16_t q;
 
-	conf.txmode.offloads = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	assert_int_equal(rte_eth_dev_configure(n->port, nrx, ntx, &conf), 0);
+	assert_int_equal(rte_eth_dev_configure(n->port, nrx, ntx, conf), 0);
 	for (q = 0; q < nrx; q++)
 		assert_int_equal(rte_eth_rx_queue_setup(n->port, q, rxd,
 				SOCKET_ID_ANY, NULL, rx_pool), 0);
 	for (q = 0; q < ntx; q++)
 		assert_int_equal(rte_eth_tx_queue_setup(n->port, q, txd,
 				SOCKET_ID_ANY, NULL), 0);
+}
+
+/* Configure (multi-segment TX, @rx_offloads) without starting. */
+static inline void
+node_configure(struct node *n, uint16_t nrx, uint16_t ntx, uint16_t rxd,
+		uint16_t txd, struct rte_mempool *rx_pool, uint64_t rx_offloads)
+{
+	struct rte_eth_conf conf = { .rxmode = { .offloads = rx_offloads } };
+
+	conf.txmode.offloads = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	node_configure_conf(n, &conf, nrx, ntx, rxd, txd, rx_pool);
+}
+
+/* Configure and start with @nrx/@ntx queues of @rxd/@txd descriptors. */
+static inline void
+node_start(struct node *n, uint16_t nrx, uint16_t ntx, uint16_t rxd,
+		uint16_t txd, struct rte_mempool *rx_pool, uint64_t rx_offloads)
+{
+	node_configure(n, nrx, ntx, rxd, txd, rx_pool, rx_offloads);
 	assert_int_equal(rte_eth_dev_start(n->port), 0);
 }
 
@@ -69,6 +98,97 @@ node_destroy(struct node *n)
 {
 	rte_eth_dev_stop(n->port);
 	assert_int_equal(rte_vdev_uninit(n->name), 0);
+}
+
+/* cmocka teardown: a failed test leaves its nodes; remove them so the
+ * next test can make its own. */
+static inline int
+nodes_cleanup(void **state)
+{
+	char name[32];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "net_hfi1_t%u", i);
+		rte_vdev_uninit(name);
+	}
+	rte_vdev_uninit("net_hfi1_bad");
+	return 0;
+}
+
+/* A test with nodes_cleanup as its teardown. */
+#define hfi1_test(f) cmocka_unit_test_teardown(f, nodes_cleanup)
+
+/* The model behind a node. */
+static inline struct hfi1_model *
+node_model(const struct node *n)
+{
+	struct hfi1_model *m = hfi1_port_model(n->port);
+
+	assert_non_null(m);
+	return m;
+}
+
+static inline struct hfi1_model_stats
+node_model_stats(const struct node *n)
+{
+	struct hfi1_model_stats st;
+
+	hfi1_model_stats_get(node_model(n), &st);
+	return st;
+}
+
+/* The port of a node's wire (a net_ring port in these tests). */
+static inline uint16_t
+node_wire_port(const struct node *n)
+{
+	int p = hfi1_model_wire_port(node_model(n));
+
+	assert_true(p >= 0);
+	return (uint16_t)p;
+}
+
+static inline struct rte_eth_stats
+port_stats(uint16_t port)
+{
+	struct rte_eth_stats st;
+
+	assert_int_equal(rte_eth_stats_get(port, &st), 0);
+	return st;
+}
+
+static inline void
+memzone_count_one(const struct rte_memzone *mz, void *arg)
+{
+	/* ethdev reserves its shared data once and never frees it. */
+	if (strcmp(mz->name, "rte_eth_dev_data") != 0)
+		(*(unsigned int *)arg)++;
+}
+
+/* Memzones in use (ethdev's own shared data left out). */
+static inline unsigned int
+memzone_count(void)
+{
+	unsigned int n = 0;
+
+	rte_memzone_walk(memzone_count_one, &n);
+	return n;
+}
+
+static inline void
+mempool_count_one(struct rte_mempool *mp __rte_unused, void *arg)
+{
+	(*(unsigned int *)arg)++;
+}
+
+static inline unsigned int
+mempool_count(void)
+{
+	unsigned int n = 0;
+
+	rte_mempool_walk(mempool_count_one, &n);
+	return n;
 }
 
 /*
@@ -166,6 +286,59 @@ recv_some(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t want,
 	while (got < want && polls-- > 0)
 		got += rte_eth_rx_burst(port, q, pkts + got, want - got);
 	return got;
+}
+
+/* Send one packet of @len bytes (segments of @seg, 0: one) on (port, q). */
+static inline void
+send_pkt(uint16_t port, uint16_t q, struct rte_mempool *pool, uint32_t len,
+		uint32_t seg, uint8_t l4, uint16_t vesw, uint16_t entropy,
+		uint32_t seq)
+{
+	struct rte_mbuf *m = pkt16b_mbuf(pool, len, seg, l4, vesw, entropy,
+			seq);
+
+	send_all(port, q, &m, 1);
+}
+
+/* Receive exactly one packet on (port, q), check it is the one
+ * pkt16b_fill(len, l4, vesw, entropy, seq) makes, and free it. */
+static inline void
+recv_check(uint16_t port, uint16_t q, uint32_t len, uint8_t l4, uint16_t vesw,
+		uint16_t entropy, uint32_t seq)
+{
+	struct rte_mbuf *r[2] = { NULL, NULL };
+
+	assert_int_equal(recv_some(port, q, r, 1, 100), 1);
+	assert_true(pkt16b_check(r[0], len, l4, vesw, entropy, seq));
+	rte_pktmbuf_free(r[0]);
+	/* Nothing more behind it. */
+	assert_int_equal(rte_eth_rx_burst(port, q, r, 2), 0);
+}
+
+/* Poll (port, q) @polls times: nothing may arrive. */
+static inline void
+recv_none(uint16_t port, uint16_t q, unsigned int polls)
+{
+	struct rte_mbuf *r[32];
+	uint16_t n = 0;
+
+	while (polls-- > 0 && n == 0)
+		n = rte_eth_rx_burst(port, q, r, RTE_DIM(r));
+	rte_pktmbuf_free_bulk(r, n);
+	assert_int_equal(n, 0);
+}
+
+/* Put the raw bytes of a wire packet (test_pool mbuf) on a node's wire,
+ * past its PMD and its SDMA engines. */
+static inline void
+wire_send_raw(const struct node *n, const uint8_t *buf, uint32_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+
+	assert_non_null(m);
+	assert_true(len <= rte_pktmbuf_tailroom(m));
+	memcpy(rte_pktmbuf_append(m, len), buf, len);
+	assert_int_equal(rte_eth_tx_burst(node_wire_port(n), 0, &m, 1), 1);
 }
 
 /* An xstat's value by name (asserts it exists). */
