@@ -46,12 +46,20 @@ for _ in $(seq 100); do
 done
 
 # --no-flush-rx: testpmd would otherwise drain the pcap before forwarding.
+# B goes first, while A no longer forwards: net_memif in DPDK 22.11 can
+# crash a process that is still polling when its peer disconnects.
 {
 	sleep 1
 	echo start
 	sleep 3
 	echo stop
 	echo "show port xstats 1"
+	sleep 0.5
+	kill -INT "$b_pid"
+	for _ in $(seq 100); do
+		kill -0 "$b_pid" 2>/dev/null || break
+		sleep 0.1
+	done
 	echo quit
 } | timeout 60 dpdk-testpmd --lcores 0@0,1@1 $eal --file-prefix "$prefix-a" \
 	--vdev "net_memif0,role=client,socket=$sock" \
@@ -59,7 +67,6 @@ done
 	--vdev "net_pcap0,rx_pcap=$in,tx_pcap=$work/out.pcap" -- \
 	-i --no-flush-rx $pmd > "$work/a.log" 2>&1
 a_rc=$?
-kill -INT "$b_pid"
 wait "$b_pid"
 b_rc=$?
 b_pid=

@@ -683,6 +683,51 @@ test_rx_layout_auto_detects_split_and_full(void **state)
 	}
 }
 
+/* A sender cannot fix the detected layout with a crafted first packet:
+ * under the split layout a packet whose bytes 16..31 repeat its header
+ * looks like the full layout, but the next ordinary packet shows the
+ * difference and is delivered intact, and the layout stays split. */
+static void
+test_rx_layout_auto_recovers_from_a_crafted_first_packet(void **state)
+{
+	static uint8_t crafted[256];
+	struct rte_mbuf *m, *r = NULL;
+	struct node a, b;
+	unsigned int i;
+
+	(void)state;
+	node_create(&a, 0, "ring:lc", "");
+	node_create(&b, 1, "ring:lc", "layout=split");
+	node_start(&a, 1, 1, 256, 256, test_pool, 0);
+	node_start(&b, 1, 1, 256, 256, test_pool, 0);
+	pkt16b_fill(crafted, sizeof(crafted), VNIC, 3, 3, 1);
+	memcpy(crafted + 16, crafted, 16);
+	m = rte_pktmbuf_alloc(test_pool);
+	assert_non_null(m);
+	memcpy(rte_pktmbuf_append(m, sizeof(crafted)), crafted, sizeof(crafted));
+	send_all(a.port, 0, &m, 1);
+	assert_int_equal(recv_some(b.port, 0, &r, 1, 100), 1);
+	rte_pktmbuf_free(r);
+	assert_int_equal(egr_layout(b.port), 1);	/* fooled, for now */
+	for (i = 0; i < 3; i++) {
+		send_pkt(a.port, 0, test_pool, 512, 0, VNIC, 4, 4, i);
+		recv_check(b.port, 0, 512, VNIC, 4, 4, i);
+		assert_int_equal(egr_layout(b.port), 2);
+	}
+	/* Another crafted packet no longer moves it. */
+	m = rte_pktmbuf_alloc(test_pool);
+	assert_non_null(m);
+	memcpy(rte_pktmbuf_append(m, sizeof(crafted)), crafted, sizeof(crafted));
+	send_all(a.port, 0, &m, 1);
+	assert_int_equal(recv_some(b.port, 0, &r, 1, 100), 1);
+	assert_true(pkt16b_check(r, 0, 0, 0, 0, 0) == false);
+	assert_memory_equal(rte_pktmbuf_mtod(r, uint8_t *), crafted,
+			sizeof(crafted));
+	rte_pktmbuf_free(r);
+	assert_int_equal(egr_layout(b.port), 2);
+	pair_down(&a, &b);
+}
+
 /* A forced rx_layout is used as given, even against a model writing the
  * other layout: full over split reads the packet from byte 16 on; split
  * over full puts the RHQ copy in front of the packet's start. */
@@ -1211,6 +1256,7 @@ main(void)
 		hfi1_test(test_rx_queue_stop_drops_in_the_device_and_start_resumes),
 		hfi1_test(test_tx_queue_stop_returns_mbufs_and_start_resumes),
 		hfi1_test(test_rx_layout_auto_detects_split_and_full),
+		hfi1_test(test_rx_layout_auto_recovers_from_a_crafted_first_packet),
 		hfi1_test(test_rx_layout_forced_is_honoured_against_the_other_layout),
 		hfi1_test(test_service_mode_moves_packets_only_when_the_model_runs),
 		hfi1_test(test_link_follows_the_wire_and_lsc_reports_each_change),

@@ -83,4 +83,10 @@ expect_eq "A: per-queue xstats count the packets" "rx_q0_packets: $frames" \
 left=$(ls -d /var/run/dpdk/omniplane-hfi1-* "$work/wire.sock" 2>/dev/null
 	pgrep -f "file-prefix omniplane-hfi1-" || true)
 expect_eq "no process or runtime directory left behind" "" "$left"
+if [ "$failed" -ne 0 ]; then
+	for f in run a b; do
+		echo "# --- $f.log (last 25 lines)"
+		tail -25 "$work/$f.log" 2>/dev/null | sed 's/^/# /'
+	done
+fi
 finish

@@ -609,6 +609,9 @@ hfi1_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	q->port_id = dev->data->port_id;
 	q->queue_id = qid;
 	q->buf_len = rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM;
+	/* The context's overflow counter runs on from earlier queues. */
+	q->ovfl_base = hfi1_csr_read(&ad->hw, HFI1_KCTXT(HFI1_RCV_HDR_OVFL_CNT,
+				q->rc.ctxt));
 	q->scatter = (dev->data->dev_conf.rxmode.offloads |
 		      conf->offloads) & RTE_ETH_RX_OFFLOAD_SCATTER;
 	dev->data->rx_queues[qid] = q;
@@ -985,6 +988,7 @@ hfi1_dev_init(struct rte_eth_dev *dev, struct hfi1_adapter *ad,
 
 	ad->dev = dev;
 	ad->layout = rx_layout;
+	ad->layout_auto = rx_layout == HFI1_EGR_LAYOUT_AUTO;
 	snprintf(ad->hw.name, sizeof(ad->hw.name), "hfi1p%u",
 			dev->data->port_id);
 	ad->hw.socket_id = dev->device->numa_node < 0 ? SOCKET_ID_ANY :

@@ -83,6 +83,7 @@ struct hfi1_adapter {
 	struct hfi1_model *model;	/**< NULL on silicon */
 	struct rte_eth_dev *dev;
 	enum hfi1_egr_layout layout;	/**< known, or AUTO until detected */
+	bool layout_auto;		/**< rx_layout=auto: keep checking */
 	struct rte_pmd_hfi1_steering steering;
 	bool steering_set;		/**< by rte_pmd_hfi1_steering_set */
 	bool lsc_alarm;

@@ -95,6 +95,36 @@ nombuf:
 	return NULL;
 }
 
+/*
+ * Run-time detection of the bypass eager layout (facts section 4). With the
+ * whole packet in the eager buffer, its first 16 bytes always equal the RHQ
+ * copy; with the split layout they are the packet's bytes 16..31 and equal
+ * only if a sender crafted them so. So: full until a packet shows a
+ * difference, then split for good. Checked on every packet until split is
+ * known: a crafted first packet cannot fool the port for longer than the
+ * sender keeps crafting.
+ */
+static __rte_noinline enum hfi1_egr_layout
+rx_layout_learn(struct hfi1_rx_queue *q, const uint8_t *hdr,
+		const uint8_t *egr)
+{
+	struct hfi1_adapter *ad = q->ad;
+	enum hfi1_egr_layout seen = hfi1_egr_layout_detect(hdr, egr);
+
+	if (seen != ad->layout) {
+		if (ad->layout == HFI1_EGR_LAYOUT_FULL)
+			HFI1_LOG(WARNING, "port %u: a packet's eager buffer does not start with its header: the layout is split after all",
+					q->port_id);
+		else
+			HFI1_LOG(INFO, "port %u: bypass eager buffers hold the %s",
+					q->port_id, seen == HFI1_EGR_LAYOUT_FULL ?
+					"whole packet" :
+					"packet after its first 16 bytes");
+		ad->layout = seen;
+	}
+	return seen;
+}
+
 static struct rte_mbuf *
 rx_one(struct hfi1_rx_queue *q, uint64_t rhf, const uint8_t *ent,
 		uint32_t *egr_index)
@@ -136,16 +166,12 @@ rx_one(struct hfi1_rx_queue *q, uint64_t rhf, const uint8_t *ent,
 	hdr = ent + hoff;
 	egr = c->egr + (size_t)idx * c->egr_size + off;
 	layout = ad->layout;
-	if (unlikely(layout == HFI1_EGR_LAYOUT_AUTO)) {
+	if (ad->layout_auto && layout != HFI1_EGR_LAYOUT_SPLIT) {
 		if (off + HFI1_BYPASS_HDR_LEN > c->egr_size) {
 			q->err[HFI1_RX_BAD_EGR_OFFSET]++;
 			return NULL;
 		}
-		layout = hfi1_egr_layout_detect(hdr, egr);
-		ad->layout = layout;
-		HFI1_LOG(INFO, "port %u: bypass eager buffers hold the %s",
-				q->port_id, layout == HFI1_EGR_LAYOUT_FULL ?
-				"whole packet" : "packet after its first 16 bytes");
+		layout = rx_layout_learn(q, hdr, egr);
 	}
 	skip = layout == HFI1_EGR_LAYOUT_FULL ? 0 : HFI1_BYPASS_HDR_LEN;
 	data_len = len - skip;
