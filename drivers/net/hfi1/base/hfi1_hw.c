@@ -31,7 +31,7 @@ const struct hfi1_hw_ops hfi1_bar_ops = {
 
 const struct rte_memzone *
 hfi1_dma_zone(struct hfi1_hw *hw, const char *what, unsigned int idx,
-		size_t len, unsigned int align)
+		size_t len, unsigned int align, bool contig)
 {
 	char name[RTE_MEMZONE_NAMESIZE];
 	const struct rte_memzone *mz;
@@ -40,7 +40,7 @@ hfi1_dma_zone(struct hfi1_hw *hw, const char *what, unsigned int idx,
 			idx & 0xFFFF) >= (int)sizeof(name))
 		return NULL;
 	mz = rte_memzone_reserve_aligned(name, len, hw->socket_id,
-			RTE_MEMZONE_IOVA_CONTIG, align);
+			contig ? RTE_MEMZONE_IOVA_CONTIG : 0, align);
 	if (mz == NULL) {
 		HFI1_LOG(ERR, "cannot reserve %zu bytes of DMA memory for %s",
 				len, name);

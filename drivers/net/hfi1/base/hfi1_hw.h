@@ -77,13 +77,15 @@ hfi1_csr_write(struct hfi1_hw *hw, uint32_t off, uint64_t val)
 extern const struct hfi1_hw_ops hfi1_bar_ops;
 
 /**
- * Reserve IOVA-contiguous DMA memory for the device.
+ * Reserve DMA memory for the device, IOVA-contiguous as a whole if contig
+ * (else only within each page: for many small buffers, which then need
+ * not find physically contiguous hugepages).
  *
  * @return
  *   The memzone (zeroed), or NULL.
  */
 const struct rte_memzone *hfi1_dma_zone(struct hfi1_hw *hw, const char *what,
-		unsigned int idx, size_t len, unsigned int align);
+		unsigned int idx, size_t len, unsigned int align, bool contig);
 
 /* ------------------------------------------------------------------ */
 /* SDMA                                                               */
@@ -207,7 +209,6 @@ struct hfi1_rcv_ctxt {
 	uint8_t *rhq;			/**< rhq_cnt entries of ent_dws DWs */
 	uint8_t *egr;			/**< egr_cnt buffers of egr_size bytes */
 	rte_iova_t rhq_iova;
-	rte_iova_t egr_iova;
 	rte_iova_t tail_iova;		/**< dummy DMA'd tail (unused) */
 	uint32_t rhq_cnt;		/**< entries, multiple of 32 */
 	uint32_t ent_dws;		/**< entry size in DWs (16 or 32) */
@@ -216,7 +217,8 @@ struct hfi1_rcv_ctxt {
 	uint32_t egr_base;		/**< first RcvArray index */
 	uint32_t head;			/**< next RHQ entry to look at */
 	uint32_t seq;			/**< RcvSeq expected there (1..13) */
-	const struct rte_memzone *mz;
+	const struct rte_memzone *mz;	/**< RHQ and tail */
+	const struct rte_memzone *egr_mz; /**< eager buffers */
 };
 
 /** RHQ entries: hfi1's limits. */

@@ -4,6 +4,8 @@
 
 #include <errno.h>
 
+#include <rte_memory.h>
+
 #include "hfi1_hw.h"
 #include "../hfi1_log.h"
 
@@ -36,10 +38,17 @@ hfi1_rcv_ctxt_init(struct hfi1_rcv_ctxt *c, struct hfi1_hw *hw,
 	memset(c, 0, sizeof(*c));
 	rhq_len = RTE_ALIGN_CEIL((size_t)rhq_cnt * HFI1_RHQ_ENT_DWS * 4, 4096);
 	egr_len = (size_t)egr_cnt * egr_size;
-	c->mz = hfi1_dma_zone(hw, "rcv", ctxt, rhq_len + egr_len + 4096,
-			4096);
+	c->mz = hfi1_dma_zone(hw, "rhq", ctxt, rhq_len + 64, 4096, true);
 	if (c->mz == NULL)
 		return -ENOMEM;
+	/* Eager buffers are aligned to their size, so none crosses a page
+	 * of 4 KiB or of a hugepage: each is IOVA-contiguous by itself. */
+	c->egr_mz = hfi1_dma_zone(hw, "egr", ctxt, egr_len, egr_size, false);
+	if (c->egr_mz == NULL) {
+		rte_memzone_free(c->mz);
+		c->mz = NULL;
+		return -ENOMEM;
+	}
 	c->hw = hw;
 	c->ctxt = ctxt;
 	c->rhq_cnt = rhq_cnt;
@@ -49,16 +58,17 @@ hfi1_rcv_ctxt_init(struct hfi1_rcv_ctxt *c, struct hfi1_hw *hw,
 	c->egr_base = ctxt * egr_entries_per_ctxt(hw);
 	c->rhq = c->mz->addr;
 	c->rhq_iova = c->mz->iova;
-	c->egr = RTE_PTR_ADD(c->mz->addr, rhq_len);
-	c->egr_iova = c->mz->iova + rhq_len;
-	c->tail_iova = c->mz->iova + rhq_len + egr_len;
+	c->tail_iova = c->mz->iova + rhq_len;
+	c->egr = c->egr_mz->addr;
 	return 0;
 }
 
 void
 hfi1_rcv_ctxt_free(struct hfi1_rcv_ctxt *c)
 {
+	rte_memzone_free(c->egr_mz);
 	rte_memzone_free(c->mz);
+	c->egr_mz = NULL;
 	c->mz = NULL;
 }
 
@@ -84,7 +94,11 @@ hfi1_rcv_ctxt_enable(struct hfi1_rcv_ctxt *c)
 			HFI1_DEFAULT_RCVHDRSIZE);
 	hfi1_csr_write(hw, HFI1_KCTXT(HFI1_RCV_HDR_TAIL_ADDR, k), c->tail_iova);
 	for (i = 0; i < c->egr_cnt; i++) {
-		rte_iova_t pa = c->egr_iova + (rte_iova_t)i * c->egr_size;
+		rte_iova_t pa = rte_mem_virt2iova(c->egr +
+				(size_t)i * c->egr_size);
+
+		if (pa == RTE_BAD_IOVA)
+			return -EFAULT;
 
 		hfi1_csr_write(hw, HFI1_RCV_ARRAY + 8u * (c->egr_base + i),
 				HFI1_RCV_ARRAY_WRITE_ENABLE |

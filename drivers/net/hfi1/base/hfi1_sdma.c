@@ -23,7 +23,7 @@ hfi1_sdma_ring_init(struct hfi1_sdma_ring *r, struct hfi1_hw *hw,
 	pbc_len = (size_t)cnt * sizeof(uint64_t);
 	/* One zone: descriptors, then the PBC slots, then the head. */
 	r->mz = hfi1_dma_zone(hw, "sdma", engine,
-			desc_len + pbc_len + RTE_CACHE_LINE_SIZE, 4096);
+			desc_len + pbc_len + RTE_CACHE_LINE_SIZE, 4096, true);
 	if (r->mz == NULL)
 		return -ENOMEM;
 	r->hw = hw;
