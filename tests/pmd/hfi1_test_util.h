@@ -352,4 +352,26 @@ xstat(uint16_t port, const char *name)
 	return v;
 }
 
+#define VNIC OPA16B_L4_ETHR
+
+/* Two started nodes on wire @wire, one queue each way, 256 descriptors. */
+static inline void
+pair_up(struct node *a, struct node *b, const char *wire)
+{
+	node_create(a, 0, wire, "");
+	node_create(b, 1, wire, "");
+	node_start(a, 1, 1, 256, 256, test_pool, 0);
+	node_start(b, 1, 1, 256, 256, test_pool, 0);
+}
+
+static inline void
+pair_down(struct node *a, struct node *b)
+{
+	node_destroy(a);
+	node_destroy(b);
+	assert_int_equal(rte_mempool_avail_count(test_pool), TEST_POOL_SIZE);
+	assert_int_equal(rte_mempool_avail_count(test_small_pool),
+			TEST_POOL_SIZE);
+}
+
 #endif /* _HFI1_TEST_UTIL_H_ */

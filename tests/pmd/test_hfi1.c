@@ -13,28 +13,7 @@
 
 #include "hfi1_test_util.h"
 
-#define VNIC OPA16B_L4_ETHR
 #define MGMT OPA16B_L4_FM
-
-/* Two started nodes on wire @wire, one queue each way, 256 descriptors. */
-static void
-pair_up(struct node *a, struct node *b, const char *wire)
-{
-	node_create(a, 0, wire, "");
-	node_create(b, 1, wire, "");
-	node_start(a, 1, 1, 256, 256, test_pool, 0);
-	node_start(b, 1, 1, 256, 256, test_pool, 0);
-}
-
-static void
-pair_down(struct node *a, struct node *b)
-{
-	node_destroy(a);
-	node_destroy(b);
-	assert_int_equal(rte_mempool_avail_count(test_pool), TEST_POOL_SIZE);
-	assert_int_equal(rte_mempool_avail_count(test_small_pool),
-			TEST_POOL_SIZE);
-}
 
 /* ---- life cycle ---- */
 

@@ -11,27 +11,6 @@
 
 #include "hfi1_test_util.h"
 
-#define VNIC OPA16B_L4_ETHR
-
-static void
-pair_up(struct node *a, struct node *b, const char *wire)
-{
-	node_create(a, 0, wire, "");
-	node_create(b, 1, wire, "");
-	node_start(a, 1, 1, 256, 256, test_pool, 0);
-	node_start(b, 1, 1, 256, 256, test_pool, 0);
-}
-
-static void
-pair_down(struct node *a, struct node *b)
-{
-	node_destroy(a);
-	node_destroy(b);
-	assert_int_equal(rte_mempool_avail_count(test_pool), TEST_POOL_SIZE);
-	assert_int_equal(rte_mempool_avail_count(test_small_pool),
-			TEST_POOL_SIZE);
-}
-
 /* Every RX drop counter, in xstats order. */
 static const char *const rx_drop_xstats[] = {
 	"rx_err_icrc", "rx_err_len", "rx_err_ecc", "rx_err_tid",
