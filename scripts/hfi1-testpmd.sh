@@ -20,7 +20,14 @@ build=$1
 work=$2
 in=$3
 
-plugin=$(cd "$build" && pwd)/drivers/net/hfi1/librte_net_hfi1.so
+# EAL refuses plugins anywhere under a world-writable directory (a clone in
+# /tmp or /var/tmp): load a copy from a private directory under /run (or
+# $HOME when /run is not writable).
+pdir=$(mktemp -d /run/omniplane-pmd.XXXXXX 2>/dev/null ||
+	mktemp -d "$HOME/.omniplane-pmd.XXXXXX") || exit 1
+chmod 700 "$pdir"
+cp "$build/drivers/net/hfi1/librte_net_hfi1.so" "$pdir/" || exit 1
+plugin=$pdir/librte_net_hfi1.so
 prefix=omniplane-hfi1-$$
 sock=$work/wire.sock
 eal="--no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:warning"
@@ -29,7 +36,7 @@ pmd="--forward-mode=io --total-num-mbufs=16384"
 b_pid=
 cleanup() {
 	[ -n "$b_pid" ] && kill -INT "$b_pid" 2>/dev/null && wait "$b_pid"
-	rm -rf "/var/run/dpdk/$prefix-a" "/var/run/dpdk/$prefix-b" "$sock"
+	rm -rf "/var/run/dpdk/$prefix-a" "/var/run/dpdk/$prefix-b" "$sock" "$pdir"
 }
 trap cleanup EXIT
 

@@ -80,7 +80,7 @@ expect_eq "A: per-queue xstats count the packets" "rx_q0_packets: $frames" \
 	"$(grep -o "rx_q0_packets: [0-9]*" "$work/a.log")"
 
 # Nothing left behind.
-left=$(ls -d /var/run/dpdk/omniplane-hfi1-* "$work/wire.sock" 2>/dev/null
+left=$(ls -d /var/run/dpdk/omniplane-hfi1-* /run/omniplane-pmd.* "$work/wire.sock" 2>/dev/null
 	pgrep -f "file-prefix omniplane-hfi1-" || true)
 expect_eq "no process or runtime directory left behind" "" "$left"
 if [ "$failed" -ne 0 ]; then
