@@ -81,19 +81,25 @@ tshark -r "$work/wire.pcap" -c 1 -x 2>/dev/null | head -3
 echo "== net_hfi1: two HFI nodes on the hfi1 model, Debian dpdk-testpmd -d, net_memif wire"
 echo "   A: pcap -> hfi1 LID 1 -> wire -> hfi1 LID 2 (B) -> ring loop -> hfi1 LID 2 -> wire -> hfi1 LID 1 -> pcap"
 mkdir -p "$work/hfi1"
-if ! scripts/hfi1-testpmd.sh "$build" "$work/hfi1" "$work/wire.pcap"; then
+if [ -n "${OMNIPLANE_DEMO_NO_TESTPMD:-}" ]; then
+	# Set by the system test of the sanitizer build: Debian's testpmd cannot
+	# load a plugin built with -fsanitize.
+	echo "skipped: $OMNIPLANE_DEMO_NO_TESTPMD"
+elif ! scripts/hfi1-testpmd.sh "$build" "$work/hfi1" "$work/wire.pcap"; then
 	echo "demo: FAIL: testpmd with net_hfi1"
 	exit 1
+else
+	sed -n '/Forward statistics for port 1 /,/------/p' "$work/hfi1/a.log" |
+		grep -E 'packets'
+	digest "$work/wire.pcap" > "$work/wire.md5"
+	digest "$work/hfi1/out.pcap" > "$work/hfi1.md5"
+	if ! cmp -s "$work/wire.md5" "$work/hfi1.md5"; then
+		echo "demo: FAIL: 16B packets through net_hfi1 differ from those sent"
+		exit 1
+	fi
+	echo "all $(wc -l < "$work/wire.md5") 16B packets came back through both HFIs, byte for byte"
+	grep -E '^ *(rx_q0_packets|tx_q0_packets|rx_err_icrc|tx_bad_head):' "$work/hfi1/a.log"
 fi
-sed -n '/Forward statistics for port 1 /,/------/p' "$work/hfi1/a.log" | grep -E 'packets'
-digest "$work/wire.pcap" > "$work/wire.md5"
-digest "$work/hfi1/out.pcap" > "$work/hfi1.md5"
-if ! cmp -s "$work/wire.md5" "$work/hfi1.md5"; then
-	echo "demo: FAIL: 16B packets through net_hfi1 differ from those sent"
-	exit 1
-fi
-echo "all $(wc -l < "$work/wire.md5") 16B packets came back through both HFIs, byte for byte"
-grep -E '^ *(rx_q0_packets|tx_q0_packets|rx_err_icrc|tx_bad_head):' "$work/hfi1/a.log"
 
 echo "== Ethernet Manager: opa-em configures node LID 2 (vema-host) over a net_memif wire"
 eal="--no-pci --no-huge -m 128 --no-shconf --no-telemetry --log-level=lib.eal:warning"
