@@ -19,6 +19,7 @@
  */
 
 #include <stdbool.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,14 @@
 static struct rte_mempool *pool;
 static uint16_t port;
 static struct hfi1_rx_queue *rxq;
+static char runtime_dir[PATH_MAX];
+
+/* libFuzzer ends with exit(): leave no runtime directory behind. */
+static void
+remove_runtime_dir(void)
+{
+	rmdir(runtime_dir);
+}
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -57,6 +66,9 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 			(int)getpid());
 	if (rte_eal_init(RTE_DIM(eal) - 1, eal) < 0)
 		abort();
+	snprintf(runtime_dir, sizeof(runtime_dir), "%s",
+			rte_eal_get_runtime_dir());
+	atexit(remove_runtime_dir);
 	pool = rte_pktmbuf_pool_create("fuzz_pool", POOL_SIZE, 0, 0,
 			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	if (pool == NULL ||

@@ -169,6 +169,7 @@ main(void)
 	    ring_pair(&ra, &rb) != 0 ||
 	    port_start(ha) || port_start(hb) || port_start(ra) || port_start(rb)) {
 		fprintf(stderr, "bench_hfi1: set-up failed\n");
+		test_eal_cleanup_perf();
 		return 1;
 	}
 	printf("net_hfi1 benchmark: io forwarding on one lcore, %d packets in flight, %.1f s per figure, %s\n",
