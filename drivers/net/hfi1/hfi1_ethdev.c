@@ -984,6 +984,7 @@ static void
 hfi1_dev_init(struct rte_eth_dev *dev, struct hfi1_adapter *ad,
 		enum hfi1_egr_layout rx_layout)
 {
+	uint8_t link_up;	/* reported by link_update, not kept */
 	uint32_t lid;
 
 	ad->dev = dev;
@@ -993,7 +994,7 @@ hfi1_dev_init(struct rte_eth_dev *dev, struct hfi1_adapter *ad,
 			dev->data->port_id);
 	ad->hw.socket_id = dev->device->numa_node < 0 ? SOCKET_ID_ANY :
 		dev->device->numa_node;
-	hfi1_read_port_config(ad, &lid, &ad->link_up);
+	hfi1_read_port_config(ad, &lid, &link_up);
 	hfi1_read_sc_to_vl(ad);
 	/* ethdev wants a MAC; a fabric port has none. Locally administered,
 	 * from the LID, so it is stable and unique on a fabric. */

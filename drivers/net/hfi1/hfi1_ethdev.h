@@ -87,7 +87,6 @@ struct hfi1_adapter {
 	struct rte_pmd_hfi1_steering steering;
 	bool steering_set;		/**< by rte_pmd_hfi1_steering_set */
 	bool lsc_alarm;
-	uint8_t link_up;
 	uint8_t sc_to_vl[32];
 	uint32_t mtu_cap;
 	struct rte_ether_addr mac;

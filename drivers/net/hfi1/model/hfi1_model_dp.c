@@ -234,10 +234,13 @@ model_sdma_step(struct hfi1_model *m, unsigned int ei)
 static void
 sdma_step_locked(struct hfi1_model *m, struct model_engine *e)
 {
-	struct rte_mbuf *pkts[MODEL_BURST];
-	uint32_t used[MODEL_BURST];
-	bool wb_flag[MODEL_BURST];
-	uint32_t tail, idx, n = 0, sent, i;
+	struct rte_mbuf *pkts[MODEL_BURST], *tx[MODEL_BURST];
+	uint32_t used[MODEL_BURST], len[MODEL_BURST];
+	bool wb = false, wb_flag[MODEL_BURST];
+	uint32_t tail, idx, n = 0, nt = 0, done = 0, i;
+	bool link = m->wire_port >= 0 &&
+		(m->send_ctrl & HFI1_SEND_CTRL_SEND_ENABLE);
+	uint16_t ok = 0;
 
 	if (!(e->ctrl & HFI1_SDMA_CTRL_ENABLE) || e->halted || e->cnt == 0)
 		return;
@@ -246,9 +249,8 @@ sdma_step_locked(struct hfi1_model *m, struct model_engine *e)
 		engine_halt(m, e, HFI1_SDMA_ERR_TAIL_OOB);
 		return;
 	}
-	idx = e->head;
 	/* Gather a burst without moving the head: the wire may refuse some. */
-	while (n < MODEL_BURST && idx != tail) {
+	for (idx = e->head; n < MODEL_BURST && idx != tail; n++) {
 		int r;
 
 		wb_flag[n] = false;
@@ -258,58 +260,42 @@ sdma_step_locked(struct hfi1_model *m, struct model_engine *e)
 			break;	/* halted, or the packet is not whole yet */
 		used[n] = r;
 		idx = (idx + r) % e->cnt;
-		n++;
-	}
-	/* Packets the link refused stay queued: the fabric is lossless. */
-	sent = 0;
-	for (i = 0; i < n; i++) {
-		if (pkts[i] == NULL)
-			continue;
-		if (m->wire_port < 0 || !(m->send_ctrl & HFI1_SEND_CTRL_SEND_ENABLE)) {
+		if (pkts[n] == NULL)
+			continue;	/* dropped by the engine */
+		len[n] = pkts[n]->pkt_len;	/* the wire owns it once sent */
+		if (!link) {
 			m->st.no_wire++;
-			rte_pktmbuf_free(pkts[i]);
-			pkts[i] = NULL;
+			rte_pktmbuf_free(pkts[n]);
+			pkts[n] = NULL;
+			continue;
 		}
+		tx[nt++] = pkts[n];
 	}
-	{
-		struct rte_mbuf *tx[MODEL_BURST];
-		uint32_t nt = 0, k;
-		uint16_t ok;
-
-		for (i = 0; i < n; i++)
-			if (pkts[i] != NULL)
-				tx[nt++] = pkts[i];
-		ok = 0;
-		if (nt > 0) {
-			rte_spinlock_lock(&m->wire_tx_lock);
-			ok = rte_eth_tx_burst(m->wire_port, 0, tx, nt);
-			rte_spinlock_unlock(&m->wire_tx_lock);
-		}
-		/* Advance over every packet up to the first refused one. */
-		k = 0;
-		for (i = 0; i < n; i++) {
-			if (pkts[i] != NULL) {
-				if (k >= ok)
-					break;
-				k++;
-				m->st.sdma_pkts++;
-				m->st.sdma_bytes += pkts[i]->pkt_len;
-				m->st.wire_tx++;
-			}
-			e->head = (e->head + used[i]) % e->cnt;
-			e->pos += used[i];
-			sent++;
-		}
-		if (k < nt) {
-			m->st.wire_busy += nt - k;
-			for (; k < nt; k++)
-				rte_pktmbuf_free(tx[k]);
-		}
+	if (nt > 0) {
+		rte_spinlock_lock(&m->wire_tx_lock);
+		ok = rte_eth_tx_burst(m->wire_port, 0, tx, nt);
+		rte_spinlock_unlock(&m->wire_tx_lock);
 	}
-	for (i = 0; i < sent; i++)
-		if (wb_flag[i])
-			break;
-	if (i < sent || e->halted)
+	/* Consume descriptors up to the first packet the link refused; that
+	 * one and the rest stay queued: the fabric is lossless. */
+	for (i = 0; i < n; i++) {
+		if (pkts[i] != NULL) {
+			if (done == ok)
+				break;
+			done++;
+			m->st.sdma_pkts++;
+			m->st.sdma_bytes += len[i];
+			m->st.wire_tx++;
+		}
+		e->head = (e->head + used[i]) % e->cnt;
+		e->pos += used[i];
+		wb |= wb_flag[i];
+	}
+	if (ok < nt) {
+		m->st.wire_busy += nt - ok;
+		rte_pktmbuf_free_bulk(tx + ok, nt - ok);
+	}
+	if (wb || e->halted)
 		engine_write_back(m, e);
 }
 
