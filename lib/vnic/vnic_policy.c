@@ -259,19 +259,30 @@ vnic_tx_fields(const struct vnic_policy *p, const void *frame, size_t len, uint3
 	return tx_fields_cls(p, frame, len, hash, &cls, f, vl);
 }
 
+enum vnic_tx_verdict
+vnic_tx_decide(const struct vnic_policy *p, const void *frame, uint32_t len, uint32_t hash,
+	       struct opa16b_vnic_fields *f, uint8_t *vl, struct vnic_frame_class *cls)
+{
+	if (!vnic_forwarding(p))
+		return VNIC_TX_DROP_STATE;
+	if (len > (uint32_t)p->vesw.eth_mtu + OPA16B_VNIC_ETH_OVERHEAD)
+		return VNIC_TX_OVERSIZE;
+	vnic_classify(frame, len, cls);
+	if (tx_fields_cls(p, frame, len, hash, cls, f, vl) == 0)
+		return VNIC_TX_DLID_ZERO;
+	return VNIC_TX_SEND;
+}
+
 bool
 vnic_tx_frame(const struct vnic_policy *p, struct vnic_txq_stats *q, const void *frame,
 	      uint32_t len, uint32_t hash, struct opa16b_vnic_fields *f, uint8_t *vl)
 {
 	struct vnic_frame_class cls;
+	enum vnic_tx_verdict v;
 
-	if (!vnic_forwarding(p)) {
-		q->drop_state++;
-		return false;
-	}
-	vnic_classify(frame, len, &cls);
-	if (tx_fields_cls(p, frame, len, hash, &cls, f, vl) == 0) {
-		q->dlid_zero++;
+	v = vnic_tx_decide(p, frame, len, hash, f, vl, &cls);
+	if (v != VNIC_TX_SEND) {
+		vnic_txq_count_drop(q, v);
 		return false;
 	}
 	vnic_txq_count(q, &cls, len);

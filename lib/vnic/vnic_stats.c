@@ -38,6 +38,7 @@ vnic_stats_sum(const struct vnic_txq_stats *txq, unsigned int nb_txq,
 		grp_add(&out->tx, &q->grp);
 		out->tx_dlid_zero += q->dlid_zero;
 		out->tx_drop_state += q->drop_state;
+		out->tx_oversize += q->oversize;
 		tx_fifo += q->fifo;
 		tx_carrier += q->carrier;
 	}
@@ -55,7 +56,8 @@ vnic_stats_sum(const struct vnic_txq_stats *txq, unsigned int nb_txq,
 	}
 	out->tx_logic = tx_fifo + tx_carrier;
 	out->rx_logic = rx_fifo;
-	out->tx_errors = out->tx_logic + out->tx_drop_state + out->tx_dlid_zero;
+	out->tx_errors = out->tx_logic + out->tx_drop_state + out->tx_dlid_zero +
+		out->tx_oversize;
 	out->rx_errors = rx_fifo + out->rx_bad_veswid + out->rx_drop_state +
 		out->rx_oversize + out->rx_runt;
 }

@@ -59,6 +59,7 @@ struct vnic_txq_stats {
 	uint64_t drop_state;    /**< dropped: vport not forwarding */
 	uint64_t fifo;          /**< dropped: no room on the fabric port */
 	uint64_t carrier;       /**< dropped: fabric port down */
+	uint64_t oversize;      /**< dropped: over MTU + 18 */
 } __rte_cache_aligned;
 
 /** One receive queue's counters. */
@@ -76,7 +77,7 @@ struct vnic_rxq_stats {
 /** The EM's view: summary and error counters of one vport. */
 struct vnic_counters {
 	/* summary */
-	uint64_t tx_errors;      /**< fifo + carrier + drop_state + dlid_zero */
+	uint64_t tx_errors;      /**< fifo + carrier + drop_state + dlid_zero + oversize */
 	uint64_t rx_errors;      /**< fifo + bad_veswid + drop_state + oversize + runt */
 	uint64_t tx_packets;     /**< good frames sent */
 	uint64_t rx_packets;     /**< good frames received */
@@ -89,6 +90,7 @@ struct vnic_counters {
 	uint64_t tx_dlid_zero;   /**< no DLID */
 	uint64_t tx_logic;       /**< fifo + carrier */
 	uint64_t tx_drop_state;  /**< not forwarding */
+	uint64_t tx_oversize;    /**< over MTU + 18 (ours: not in the EM's MAD) */
 	uint64_t rx_bad_veswid;  /**< unknown vesw id */
 	uint64_t rx_runt;        /**< under 60 bytes */
 	uint64_t rx_oversize;    /**< over MTU + 18 */
@@ -183,10 +185,64 @@ vnic_rxq_count(struct vnic_rxq_stats *q, const struct vnic_frame_class *cls, uin
 	vnic_grp_count(&q->grp, cls, len);
 }
 
+/** What the policy says about a frame to transmit. */
+enum vnic_tx_verdict {
+	VNIC_TX_SEND = 0,   /**< send it with the decided fields */
+	VNIC_TX_DROP_STATE, /**< the vport is not forwarding */
+	VNIC_TX_OVERSIZE,   /**< longer than MTU + 18 */
+	VNIC_TX_DLID_ZERO,  /**< no DLID for its destination */
+};
+
+/**
+ * Decide a frame's fate and, when it is to be sent, its 16B fields, without
+ * counting anything: for a host that counts only once the fabric port took
+ * the packet (vnic_txq_count()) or the drop (vnic_txq_count_drop()).
+ *
+ * @param p
+ *   The policy.
+ * @param frame
+ *   The Ethernet frame (no FCS).
+ * @param len
+ *   Its length.
+ * @param hash
+ *   Its flow hash.
+ * @param f
+ *   Filled with the 16B fields when the verdict is VNIC_TX_SEND.
+ * @param vl
+ *   Filled with the VL then (may be NULL).
+ * @param cls
+ *   Filled with the frame's class then (for vnic_txq_count()).
+ * @return
+ *   The verdict.
+ */
+enum vnic_tx_verdict vnic_tx_decide(const struct vnic_policy *p, const void *frame,
+				    uint32_t len, uint32_t hash, struct opa16b_vnic_fields *f,
+				    uint8_t *vl, struct vnic_frame_class *cls);
+
+/**
+ * Count a frame dropped by a verdict.
+ *
+ * @param q
+ *   The queue's counters.
+ * @param v
+ *   A verdict other than VNIC_TX_SEND.
+ */
+static inline void
+vnic_txq_count_drop(struct vnic_txq_stats *q, enum vnic_tx_verdict v)
+{
+	if (v == VNIC_TX_DROP_STATE)
+		q->drop_state++;
+	else if (v == VNIC_TX_OVERSIZE)
+		q->oversize++;
+	else
+		q->dlid_zero++;
+}
+
 /**
  * Transmit one frame through the policy, counting it: a vport that is not
- * forwarding drops it (drop_state), no DLID drops it (dlid_zero), else its
- * 16B fields are decided and it counts as sent. Pad frames shorter than 60
+ * forwarding drops it (drop_state), a frame over MTU + 18 drops (oversize),
+ * no DLID drops it (dlid_zero), else its 16B fields are decided and it
+ * counts as sent (vnic_tx_decide() with the counting). Pad frames shorter than 60
  * bytes first, as the encap does, so that they count as 60.
  *
  * @param p

@@ -772,6 +772,7 @@ stats_fixture_fill(struct stats_fixture *sf, uint64_t seed)
 		t->drop_state = R();
 		t->fifo = R();
 		t->carrier = R();
+		t->oversize = R();
 		w->tx_packets += t->packets;
 		w->tx_bytes += t->bytes;
 		w->tx.unicast += t->grp.unicast;
@@ -782,6 +783,7 @@ stats_fixture_fill(struct stats_fixture *sf, uint64_t seed)
 			w->tx.size[i] += t->grp.size[i];
 		w->tx_dlid_zero += t->dlid_zero;
 		w->tx_drop_state += t->drop_state;
+		w->tx_oversize += t->oversize;
 		tx_fifo += t->fifo;
 		tx_carrier += t->carrier;
 	}
@@ -817,7 +819,8 @@ stats_fixture_fill(struct stats_fixture *sf, uint64_t seed)
 	}
 #undef R
 	/* facts 2.7 derived totals */
-	w->tx_errors = tx_fifo + tx_carrier + w->tx_drop_state + w->tx_dlid_zero;
+	w->tx_errors = tx_fifo + tx_carrier + w->tx_drop_state + w->tx_dlid_zero +
+		w->tx_oversize;
 	w->rx_errors = rx_fifo + w->rx_bad_veswid + w->rx_drop_state + w->rx_oversize +
 		w->rx_runt;
 	w->tx_logic = tx_fifo + tx_carrier;
@@ -841,6 +844,7 @@ check_counters(const struct vnic_counters *got, const struct vnic_counters *w)
 	assert_int_equal(got->tx_dlid_zero, w->tx_dlid_zero);
 	assert_int_equal(got->tx_logic, w->tx_logic);
 	assert_int_equal(got->tx_drop_state, w->tx_drop_state);
+	assert_int_equal(got->tx_oversize, w->tx_oversize);
 	assert_int_equal(got->rx_bad_veswid, w->rx_bad_veswid);
 	assert_int_equal(got->rx_runt, w->rx_runt);
 	assert_int_equal(got->rx_oversize, w->rx_oversize);
@@ -1043,7 +1047,7 @@ test_snapshot_copy_on_write(void **state)
 
 /* A vport not forwarding drops every frame it is given, TX and RX, counted
  * as drop_state only; once forwarding, TX drops a frame without DLID as
- * dlid_zero and RX drops runts (< 60) and frames over MTU + 18 as runt and
+ * dlid_zero and one over MTU + 18 as oversize, and RX drops runts (< 60) and frames over MTU + 18 as runt and
  * oversize, and every other frame counts as good with its FCS.
  */
 static void
@@ -1093,6 +1097,17 @@ test_tx_rx_frame_verdicts_and_counters(void **state)
 	assert_int_equal(tq.dlid_zero, 1);
 	assert_int_equal(tq.packets, 1);
 	assert_int_equal(tq.bytes, 64);
+	/* TX over MTU + 18 is dropped as oversize before any DLID decision;
+	 * MTU + 18 itself goes (broadcast, so it has a DLID)
+	 */
+	memset(frame, 0xFF, 6);
+	assert_false(vnic_tx_frame(p, &tq, frame, 1519, 0, &f, NULL));
+	assert_int_equal(tq.oversize, 1);
+	assert_true(vnic_tx_frame(p, &tq, frame, 1518, 0, &f, NULL));
+	assert_int_equal(tq.packets, 2);
+	assert_int_equal(tq.dlid_zero, 1);
+	memset(frame, 0, 6);
+	frame[5] = 1;
 
 	assert_false(vnic_rx_frame(p, &rq, frame, 59));
 	assert_int_equal(rq.runt, 1);
