@@ -4,19 +4,22 @@
 #
 # Write a pcap (linktype 1) of N pseudo-random Ethernet frames, reproducible
 # from SEED: broadcast ARP, IPv4/UDP and IPv4/TCP (some 802.1Q-tagged) and
-# IPv6/UDP between 8 hosts, MIN..MAX bytes (no FCS).
+# IPv6/UDP between 8 hosts, MIN..MAX bytes (no FCS). With DST and SRC
+# (aa:bb:cc:dd:ee:ff) every frame goes from SRC to DST, ARP included.
 #
-# Usage: scripts/gen-frames.sh N OUT.pcap [SEED] [MIN] [MAX]
+# Usage: scripts/gen-frames.sh N OUT.pcap [SEED] [MIN] [MAX] [DST SRC]
 set -euo pipefail
 n=${1:?usage: gen-frames.sh N OUT.pcap [SEED] [MIN] [MAX]}
 out=${2:?usage: gen-frames.sh N OUT.pcap [SEED] [MIN] [MAX]}
 seed=${3:-1}
 min=${4:-60}
 max=${5:-1514}
+dst=${6:-}
+src=${7:-}
 txt=$(mktemp)
 trap 'rm -f "$txt"' EXIT
 
-awk -v n="$n" -v seed="$seed" -v min="$min" -v max="$max" '
+awk -v n="$n" -v seed="$seed" -v min="$min" -v max="$max" -v dst="$dst" -v src="$src" '
 function mac(h) { return sprintf("02 00 00 %02x 00 00", h) }
 function rnd(k) { return int(rand() * k) }
 function emit(bytes,   i, m, line) {
@@ -63,6 +66,10 @@ BEGIN {
 				else
 					f = f " " hex16(1024 + rnd(60000)) " 00 09 " hex16(l3 - 20) " 00 00"
 			}
+		}
+		if (dst != "") {
+			gsub(":", " ", dst); gsub(":", " ", src)
+			f = dst " " src substr(f, 36)
 		}
 		cur = split(f, tmp, " ")
 		for (i = cur; i < len; i++) f = f sprintf(" %02x", rnd(256))

@@ -1073,6 +1073,10 @@ hfi1_vdev_remove(struct rte_vdev_device *vdev)
 	dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
 	if (dev == NULL)
 		return 0;
+	/* A stacked PMD (net_opa_vnic) polling this port stops now, before
+	 * the queues go (RTE_ETH_EVENT_DESTROY comes only after they went).
+	 */
+	rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
 	hfi1_dev_close(dev);
 	return rte_eth_dev_release_port(dev);
 }

@@ -147,6 +147,7 @@ struct opa_vnic_dev {
 	bool fabric_started;
 	bool fabric_up;
 	bool fabric_gone;		/**< released under us (ctl_lock) */
+	bool shut;			/**< ports, control path and fabric released */
 	uint32_t lid;
 	uint16_t nb_vports;
 	uint16_t nb_queues;		/**< per vport */
@@ -190,6 +191,9 @@ opa_vnic_port_of(const struct rte_eth_dev *eth)
 {
 	return eth->data->dev_private;
 }
+
+/* opa_vnic_ethdev.c */
+int opa_vnic_link_update(struct rte_eth_dev *eth, int wait);
 
 /* opa_vnic_rxtx.c */
 uint16_t opa_vnic_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);

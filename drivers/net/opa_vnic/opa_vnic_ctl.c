@@ -165,6 +165,11 @@ port_apply(struct opa_vnic_dev *dev, struct opa_vnic_port *port)
 	if (up == port->link_up)
 		return false;
 	port->link_up = up;
+	/* Publish it before the LSC event: with intr_conf.lsc set,
+	 * rte_eth_link_get_nowait() returns dev_link without calling
+	 * link_update, so the application would read the old link.
+	 */
+	opa_vnic_link_update(port->eth, 0);
 	OPA_VNIC_LOG(INFO, "%s: port %u link %s (vesw %u)", dev->name, port->port_id,
 		     up ? "up" : "down", p->vesw.vesw_id);
 	return true;

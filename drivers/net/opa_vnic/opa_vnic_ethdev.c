@@ -75,7 +75,11 @@ static const struct xstat_def vport_xstats[] = {
 	{ "rx_512_1023", VC(rx.size[VNIC_SIZE_512_1023]) },
 	{ "rx_1024_1518", VC(rx.size[VNIC_SIZE_1024_1518]) },
 	{ "rx_1519_max", VC(rx.size[VNIC_SIZE_1519_MAX]) },
-	{ "tx_errors", VC(tx_errors) }, { "rx_errors", VC(rx_errors) },
+	/* ethdev's basic xstats already have "tx_errors"/"rx_errors" (oerrors,
+	 * ierrors: a different sum); a second xstat of the same name would be
+	 * unreachable by name (rte_eth_xstats_get_id_by_name finds the first).
+	 */
+	{ "vnic_tx_errors", VC(tx_errors) }, { "vnic_rx_errors", VC(rx_errors) },
 	{ "tx_logic", VC(tx_logic) }, { "rx_logic", VC(rx_logic) },
 	{ "tx_dlid_zero", VC(tx_dlid_zero) }, { "tx_drop_state", VC(tx_drop_state) },
 	{ "tx_oversize", VC(tx_oversize) }, { "tx_smac_filt", VC(tx_smac_filt) },
@@ -283,6 +287,8 @@ opa_vnic_stats_reset(struct rte_eth_dev *eth)
 	return 0;
 }
 
+static void dev_shutdown(struct opa_vnic_dev *dev);
+
 /* ---- ethdev ops ---- */
 
 static int
@@ -326,7 +332,7 @@ opa_vnic_dev_infos_get(struct rte_eth_dev *eth, struct rte_eth_dev_info *info)
 	return 0;
 }
 
-static int
+int
 opa_vnic_link_update(struct rte_eth_dev *eth, int wait)
 {
 	struct opa_vnic_port *port = opa_vnic_port_of(eth);
@@ -351,8 +357,14 @@ rxq_drain(struct opa_vnic_rxq *q)
 {
 	struct rte_mbuf *m;
 
-	while (rte_ring_sc_dequeue(q->ring, (void **)&m) == 0)
+	while (rte_ring_sc_dequeue(q->ring, (void **)&m) == 0) {
+		/* Handed over but never read: a drop like any frame for a
+		 * stopped port, not a silent one. q->st is this queue's own
+		 * block, and the application does not poll a port it stops.
+		 */
+		q->st->drop_state++;
 		rte_pktmbuf_free(m);
+	}
 }
 
 static int
@@ -451,8 +463,12 @@ opa_vnic_rx_queue_setup(struct rte_eth_dev *eth, uint16_t qid, uint16_t nb_desc,
 	q->st = &dev->rx_stats[port->index * dev->nb_pollers + q->poller];
 	q->rcu_id = q->poller * 2u;
 	snprintf(name, sizeof(name), "ovr_%u_%u_%u", port->port_id, qid, (unsigned int)getpid());
+	/* EXACT_SZ: a plain ring of 2^n slots holds only 2^n - 1 frames, so a
+	 * queue of 128 descriptors would hold 127; the ring holds nb_desc
+	 * rounded up to a power of two (at least 64), as documented.
+	 */
 	q->ring = rte_ring_create(name, rte_align32pow2(RTE_MAX(nb_desc, (uint16_t)64)),
-				  socket, RING_F_SC_DEQ);
+				  socket, RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	if (q->ring == NULL) {
 		rte_free(q);
 		return -rte_errno;
@@ -545,6 +561,15 @@ opa_vnic_dev_close(struct rte_eth_dev *eth)
 	}
 	rte_free(port->xstats_base);
 	port->xstats_base = NULL;
+	/* The last port closed: the application is done with the device
+	 * (testpmd closes every port it sees, then EAL removes vdevs in
+	 * command-line order, the fabric's wire first).
+	 */
+	for (q = 0; q < dev->nb_vports; q++)
+		if (dev->ports[q] != NULL)
+			break;
+	if (q == dev->nb_vports)
+		dev_shutdown(dev);
 	/* ethdev frees dev_private and mac_addrs when it releases the port */
 	return 0;
 }
@@ -666,6 +691,11 @@ parse_uint(const char *key, const char *value, void *out)
 	char *end;
 	unsigned long v;
 
+	/* kvargs passes NULL for a key given without "=value" */
+	if (value == NULL) {
+		OPA_VNIC_LOG(ERR, "devarg %s needs a value", key);
+		return -EINVAL;
+	}
 	errno = 0;
 	v = strtoul(value, &end, 0);
 	if (errno != 0 || end == value || *end != '\0' || value[0] == '-' || v > UINT32_MAX) {
@@ -679,8 +709,9 @@ parse_uint(const char *key, const char *value, void *out)
 static int
 parse_fabric(const char *key, const char *value, void *out)
 {
-	if (value[0] == '\0' || strlen(value) >= RTE_ETH_NAME_MAX_LEN) {
-		OPA_VNIC_LOG(ERR, "bad %s value \"%s\"", key, value);
+	/* kvargs passes NULL for a key given without "=value" */
+	if (value == NULL || value[0] == '\0' || strlen(value) >= RTE_ETH_NAME_MAX_LEN) {
+		OPA_VNIC_LOG(ERR, "bad %s value \"%s\"", key, value != NULL ? value : "");
 		return -EINVAL;
 	}
 	strlcpy(out, value, RTE_ETH_NAME_MAX_LEN);
@@ -860,7 +891,11 @@ fabric_setup(struct opa_vnic_dev *dev)
 	return 0;
 }
 
-/* The fabric port is going away under us (e.g. its vdev removed first). */
+/*
+ * The fabric port is going away under us (its vdev removed first: EAL
+ * removes vdevs in command-line order). net_hfi1 says so (INTR_RMV) before
+ * it frees its queues; DESTROY covers other fabrics, after the fact.
+ */
 static int
 fabric_event(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *ret_param)
 {
@@ -931,11 +966,20 @@ port_create(struct opa_vnic_dev *dev, unsigned int index)
 	return 0;
 }
 
+/*
+ * Release what the device holds on the fabric: its ports, the control path,
+ * the fabric port (we own it and put our mbufs in its queues: closing it
+ * returns them). Runs when the last port is closed, or at remove. The pool
+ * stays until remove: the application may still hold frames from it.
+ */
 static void
-dev_free(struct opa_vnic_dev *dev)
+dev_shutdown(struct opa_vnic_dev *dev)
 {
 	unsigned int i;
 
+	if (dev->shut)
+		return;
+	dev->shut = true;
 	for (i = 0; i < dev->nb_vports; i++) {
 		struct rte_eth_dev *eth;
 
@@ -953,9 +997,11 @@ dev_free(struct opa_vnic_dev *dev)
 	if (!dev->fabric_gone && rte_eth_dev_is_valid_port(dev->fabric_port)) {
 		rte_eth_dev_callback_unregister(dev->fabric_port, RTE_ETH_EVENT_DESTROY,
 						fabric_event, dev);
-		/* We own it and put our mbufs in its queues: close it. */
+		rte_eth_dev_callback_unregister(dev->fabric_port, RTE_ETH_EVENT_INTR_RMV,
+						fabric_event, dev);
 		if (dev->fabric_started)
 			rte_eth_dev_stop(dev->fabric_port);
+		dev->fabric_started = false;
 		if (dev->pool != NULL)
 			rte_eth_dev_close(dev->fabric_port);
 		else if (dev->owner_id != 0)
@@ -963,6 +1009,13 @@ dev_free(struct opa_vnic_dev *dev)
 	}
 	if (dev->owner_id != 0)
 		rte_eth_dev_owner_delete(dev->owner_id);
+	dev->owner_id = 0;
+}
+
+static void
+dev_free(struct opa_vnic_dev *dev)
+{
+	dev_shutdown(dev);
 	rte_mempool_free(dev->pool);
 	rte_free(dev->rx_stats);
 	rte_free(dev);
@@ -987,6 +1040,16 @@ opa_vnic_probe(struct rte_vdev_device *vdev)
 	ret = parse_args(rte_vdev_device_args(vdev), &a);
 	if (ret != 0)
 		return ret;
+	/*
+	 * Refuse a name too long for the ports ("<name>_vp<n>") now: found
+	 * in port_create(), after the fabric port was set up, the failure
+	 * would close the application's fabric port.
+	 */
+	if (strlen(name) + strlen("_vp") + (a.vports > 10 ? 2 : 1) >= RTE_ETH_NAME_MAX_LEN) {
+		OPA_VNIC_LOG(ERR, "%s: name too long for its ports (%s_vp<n> must be under %u characters)",
+			     name, name, RTE_ETH_NAME_MAX_LEN);
+		return -ENAMETOOLONG;
+	}
 	for (slot = 0; slot < RTE_DIM(devs) && devs[slot] != NULL; slot++)
 		;
 	if (slot == RTE_DIM(devs))
@@ -1051,6 +1114,9 @@ opa_vnic_probe(struct rte_vdev_device *vdev)
 		ret = fabric_setup(dev);
 	if (ret == 0)
 		ret = rte_eth_dev_callback_register(dev->fabric_port, RTE_ETH_EVENT_DESTROY,
+						    fabric_event, dev);
+	if (ret == 0)
+		ret = rte_eth_dev_callback_register(dev->fabric_port, RTE_ETH_EVENT_INTR_RMV,
 						    fabric_event, dev);
 	for (i = 0; ret == 0 && i < dev->nb_vports; i++)
 		ret = port_create(dev, i);

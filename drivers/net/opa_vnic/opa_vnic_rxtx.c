@@ -197,8 +197,9 @@ opa_vnic_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 
 /*
  * Encapsulate a copy when the frame's buffer cannot take the header and
- * trailer in place (shared, or no headroom/tailroom). Frees @p m when a
- * copy is made. Returns the packet to send, or NULL (m untouched).
+ * trailer in place (shared, or no headroom/tailroom). @p m stays the
+ * caller's: it is freed only once the fabric took the copy. Returns the
+ * packet to send, or NULL (m untouched).
  */
 static struct rte_mbuf *
 encap_copy(struct opa_vnic_txq *q, struct rte_mbuf *m, const struct opa16b_vnic_fields *f)
@@ -225,7 +226,6 @@ encap_copy(struct opa_vnic_txq *q, struct rte_mbuf *m, const struct opa16b_vnic_
 		return NULL;
 	}
 	q->encap_copy++;
-	rte_pktmbuf_free(m);
 	return c;
 }
 
@@ -263,6 +263,8 @@ tx_chunk(struct opa_vnic_txq *q, struct rte_mbuf **pkts, uint16_t n)
 	struct vnic_frame_class cls[OPA_VNIC_BURST];
 	uint32_t eth_len[OPA_VNIC_BURST];
 	struct rte_mbuf *unsent[OPA_VNIC_BURST];
+	/* the caller's mbuf when a copy is sent in its place, else NULL */
+	struct rte_mbuf *orig[OPA_VNIC_BURST];
 	const struct vnic_policy *p;
 	uint8_t view[VIEW_LEN];
 	uint16_t i, e, nb_unsent = 0;
@@ -296,6 +298,7 @@ tx_chunk(struct opa_vnic_txq *q, struct rte_mbuf **pkts, uint16_t n)
 			continue;
 		}
 		eth_len[i] = m->pkt_len;
+		orig[i] = NULL;
 		if (unlikely(opa16b_vnic_encap(m, &f) != 0)) {
 			struct rte_mbuf *c = encap_copy(q, m, &f);
 
@@ -306,8 +309,12 @@ tx_chunk(struct opa_vnic_txq *q, struct rte_mbuf **pkts, uint16_t n)
 				pkts[i] = NULL;
 				continue;
 			}
+			/* pkts[i] keeps the caller's mbuf: if the fabric refuses
+			 * the copy, the caller gets back its own mbuf (same
+			 * pointer, same references), not the copy.
+			 */
+			orig[i] = m;
 			m = c;
-			pkts[i] = c;
 		}
 		e = q->nb_engines == 1 ? 0 : f.entropy % q->nb_engines;
 		eng_idx[e][nb_eng[e]] = (uint8_t)i;
@@ -328,10 +335,17 @@ tx_chunk(struct opa_vnic_txq *q, struct rte_mbuf **pkts, uint16_t n)
 		for (j = 0; j < sent; j++) {
 			i = eng_idx[e][j];
 			vnic_txq_count(st, &cls[i], eth_len[i]);
+			if (orig[i] != NULL)
+				rte_pktmbuf_free(orig[i]);	/* its copy went */
 			pkts[i] = NULL;
 		}
-		for (; j < nb_eng[e]; j++)
-			encap_undo(eng[e][j], eth_len[eng_idx[e][j]]);
+		for (; j < nb_eng[e]; j++) {
+			i = eng_idx[e][j];
+			if (orig[i] != NULL)
+				rte_pktmbuf_free(eng[e][j]);	/* the copy */
+			else
+				encap_undo(eng[e][j], eth_len[i]);
+		}
 	}
 
 	/* What the fabric refused goes back to the caller, in order, at the end. */
