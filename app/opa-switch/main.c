@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/*
+ * opa-switch: a behavioural model of an Omni-Path edge switch. Every EAL
+ * port is a switch port; 16B packets are forwarded by DLID through a linear
+ * forwarding table given on the command line (what the SM would program),
+ * multicast DLIDs are flooded, and everything else is dropped and counted
+ * per port and reason. One lcore polls every port.
+ *
+ *   opa-switch [EAL options] -- [--route LID=PORT]... [--learn]
+ *              [--stats-period S] [--duration S]
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+
+#include "sw_fwd.h"
+#include "sw_park.h"
+
+RTE_LOG_REGISTER_DEFAULT(sw_logtype, NOTICE);
+#define SW_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, sw_logtype, "opa-switch: " fmt "\n", ##__VA_ARGS__)
+
+#define SW_BURST 32
+#define SW_RX_DESC 512
+#define SW_TX_DESC 512
+/* tx_burst calls that take nothing before the rest is dropped as tx_full */
+#define SW_TX_TRIES 4
+/* longest stretch of polling with the interrupt thread parked */
+#define SW_WINDOW_US 1000
+/* idle sleep: doubles from MIN to MAX while nothing arrives */
+#define SW_IDLE_MIN_US 50
+#define SW_IDLE_MAX_US 500
+
+struct sw_port_stats {
+	uint64_t rx;
+	uint64_t rx_bytes;
+	uint64_t tx;
+	uint64_t tx_bytes;
+	/* forwarding kinds and drops; tx_full counted at the egress port */
+	uint64_t v[SW_VERDICT_MAX];
+};
+
+struct sw_port {
+	uint16_t port_id;
+	bool started;
+	bool up;
+	char name[RTE_ETH_NAME_MAX_LEN];
+	uint16_t nb_tx;
+	struct rte_mbuf *txq[SW_BURST];
+	uint32_t txlen[SW_BURST];
+	struct sw_port_stats st;
+};
+
+static volatile bool stop;
+static struct sw_port ports[SW_PORTS_MAX];
+static uint16_t nb_ports;
+static uint64_t up_mask;
+static struct sw_fwd_table table;
+static uint64_t learn_events;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = true;
+}
+
+static void
+usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [EAL options] -- [options]\n"
+		"Every EAL port is a switch port (index = order of the ports).\n"
+		"options:\n"
+		"  --route LID=PORT   static LFT entry (repeatable); PORT is a port id\n"
+		"                     or name; LID 1..0xefffff\n"
+		"  --learn            also learn SLID -> ingress port for LIDs without a\n"
+		"                     route, and flood unknown unicast (a model convenience)\n"
+		"  --stats-period S   print the counters every S seconds (default 0: at exit)\n"
+		"  --duration S       stop after S seconds (default 0: at SIGINT/SIGTERM)\n",
+		prog);
+}
+
+static bool
+parse_num(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (s == NULL || *s == '\0' || *s == '-')
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno != 0 || *end != '\0' || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* A port given by id or by name, as a switch port index; -1 if none. */
+static int
+port_index(const char *s)
+{
+	unsigned long id;
+	uint16_t pid;
+	uint16_t i;
+
+	if (parse_num(s, UINT16_MAX, &id))
+		pid = (uint16_t)id;
+	else if (rte_eth_dev_get_port_by_name(s, &pid) != 0)
+		return -1;
+	for (i = 0; i < nb_ports; i++)
+		if (ports[i].port_id == pid)
+			return i;
+	return -1;
+}
+
+static int
+add_route(const char *arg)
+{
+	char lid_s[32];
+	const char *eq = strchr(arg, '=');
+	unsigned long lid;
+	int idx, cur;
+
+	if (eq == NULL || (size_t)(eq - arg) >= sizeof(lid_s)) {
+		fprintf(stderr, "opa-switch: --route %s: expected LID=PORT\n", arg);
+		return -1;
+	}
+	memcpy(lid_s, arg, eq - arg);
+	lid_s[eq - arg] = '\0';
+	if (!parse_num(lid_s, SW_LFT_SIZE - 1, &lid) || lid == 0) {
+		fprintf(stderr, "opa-switch: --route %s: LID must be a unicast LID, 1..0x%x\n",
+			arg, SW_LFT_SIZE - 1);
+		return -1;
+	}
+	idx = port_index(eq + 1);
+	if (idx < 0) {
+		fprintf(stderr, "opa-switch: --route %s: no port '%s' (%u ports)\n", arg, eq + 1,
+			nb_ports);
+		return -1;
+	}
+	cur = sw_fwd_lookup(&table, (uint32_t)lid, NULL);
+	if (cur >= 0 && cur != idx) {
+		fprintf(stderr, "opa-switch: --route %s: LID %lu already goes to port %d\n", arg,
+			lid, cur);
+		return -1;
+	}
+	return sw_fwd_route_set(&table, (uint32_t)lid, (uint16_t)idx);
+}
+
+static int
+port_start(struct sw_port *p, struct rte_mempool *pool)
+{
+	uint16_t nb_rxd = SW_RX_DESC, nb_txd = SW_TX_DESC;
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf conf;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_info_get(p->port_id, &info);
+	if (ret != 0)
+		return ret;
+	/* 16B packets reach 16376 bytes: chained mbufs where the port can */
+	if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
+		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	ret = rte_eth_dev_configure(p->port_id, 1, 1, &conf);
+	if (ret == 0)
+		ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &nb_rxd, &nb_txd);
+	if (ret == 0)
+		ret = rte_eth_rx_queue_setup(p->port_id, 0, nb_rxd,
+					     rte_eth_dev_socket_id(p->port_id), NULL, pool);
+	if (ret == 0)
+		ret = rte_eth_tx_queue_setup(p->port_id, 0, nb_txd,
+					     rte_eth_dev_socket_id(p->port_id), NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(p->port_id);
+	if (ret != 0)
+		return ret;
+	p->started = true;
+	/* Ethernet filters and MTUs mean nothing to 16B packets; ports that
+	 * cannot change them are used as they are */
+	(void)rte_eth_promiscuous_enable(p->port_id);
+	(void)rte_eth_dev_set_mtu(p->port_id, RTE_MIN(info.max_mtu, (uint16_t)OPA16B_PKT_MAX));
+	return 0;
+}
+
+/* Link states; the interrupt thread is parked, so they hold until release. */
+static void
+links_update(void)
+{
+	struct rte_eth_link link;
+	uint16_t i;
+
+	for (i = 0; i < nb_ports; i++) {
+		struct sw_port *p = &ports[i];
+		bool up = rte_eth_link_get_nowait(p->port_id, &link) == 0 &&
+			link.link_status == RTE_ETH_LINK_UP;
+
+		if (up == p->up)
+			continue;
+		p->up = up;
+		if (up)
+			up_mask |= UINT64_C(1) << i;
+		else
+			up_mask &= ~(UINT64_C(1) << i);
+		printf("opa-switch: port %u (%s) link %s\n", i, p->name, up ? "up" : "down");
+		if (!up && table.learn) {
+			unsigned int n = sw_fwd_forget_port(&table, i);
+
+			if (n > 0)
+				printf("opa-switch: port %u: %u learned LIDs forgotten\n", i, n);
+		}
+	}
+}
+
+static void
+tx_flush(struct sw_port *p)
+{
+	uint16_t sent = 0, i;
+	unsigned int idle = 0;
+
+	while (sent < p->nb_tx && idle < SW_TX_TRIES) {
+		uint16_t n = rte_eth_tx_burst(p->port_id, 0, p->txq + sent, p->nb_tx - sent);
+
+		/* lengths were taken before: a sent mbuf may be freed already */
+		for (i = sent; i < sent + n; i++)
+			p->st.tx_bytes += p->txlen[i];
+		sent += n;
+		idle = n == 0 ? idle + 1 : 0;
+	}
+	p->st.tx += sent;
+	if (sent < p->nb_tx) {
+		p->st.v[SW_DROP_TX_FULL] += p->nb_tx - sent;
+		rte_pktmbuf_free_bulk(p->txq + sent, p->nb_tx - sent);
+	}
+	p->nb_tx = 0;
+}
+
+static void
+forward(uint16_t in, struct rte_mbuf *m)
+{
+	struct sw_port_stats *st = &ports[in].st;
+	uint8_t buf[OPA16B_LRH_LEN];
+	uint32_t len = m->pkt_len;
+	enum sw_verdict v;
+	const void *hdr;
+	uint64_t egress;
+
+	st->rx++;
+	st->rx_bytes += len;
+	/* the LRH may straddle segments */
+	hdr = rte_pktmbuf_read(m, 0, RTE_MIN(len, (uint32_t)OPA16B_LRH_LEN), buf);
+	if (hdr == NULL) {
+		st->v[SW_DROP_SHORT]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (table.learn && sw_fwd_learn(&table, hdr, len, in)) {
+		learn_events++;
+		SW_LOG(INFO, "learned LID %u on port %u", opa16b_get_slid(hdr), in);
+	}
+	v = sw_fwd_decide(&table, hdr, len, in, up_mask, &egress);
+	st->v[v]++;
+	if (sw_verdict_is_drop(v)) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	/* one mbuf, one reference per egress port; each PMD frees its own */
+	if (__builtin_popcountll(egress) > 1)
+		rte_pktmbuf_refcnt_update(m, (int16_t)(__builtin_popcountll(egress) - 1));
+	while (egress != 0) {
+		struct sw_port *out = &ports[__builtin_ctzll(egress)];
+
+		egress &= egress - 1;
+		out->txlen[out->nb_tx] = len;
+		out->txq[out->nb_tx++] = m;
+	}
+}
+
+/* One burst from every port whose link is up. @return packets received. */
+static unsigned int
+poll_once(void)
+{
+	struct rte_mbuf *pkts[SW_BURST];
+	unsigned int total = 0;
+	uint16_t i, j, n;
+
+	for (i = 0; i < nb_ports; i++) {
+		if (!ports[i].up)
+			continue;
+		n = rte_eth_rx_burst(ports[i].port_id, 0, pkts, SW_BURST);
+		for (j = 0; j < n; j++)
+			forward(i, pkts[j]);
+		total += n;
+		/* at most SW_BURST per egress port since the last flush */
+		for (j = 0; j < nb_ports; j++)
+			if (ports[j].nb_tx > 0)
+				tx_flush(&ports[j]);
+	}
+	return total;
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+print_stats(const char *when, double secs)
+{
+	uint64_t rx = 0, tx = 0, dropped = 0;
+	unsigned int v;
+	uint16_t i;
+
+	printf("opa-switch: %s counters after %.1f s\n", when, secs);
+	for (i = 0; i < nb_ports; i++) {
+		const struct sw_port_stats *st = &ports[i].st;
+
+		printf("port=%u name=%s link=%s rx=%" PRIu64 " rx_bytes=%" PRIu64 " tx=%" PRIu64
+		       " tx_bytes=%" PRIu64, i, ports[i].name, ports[i].up ? "up" : "down",
+		       st->rx, st->rx_bytes, st->tx, st->tx_bytes);
+		for (v = 0; v < SW_VERDICT_MAX; v++) {
+			printf(" %s=%" PRIu64, sw_verdict_name(v), st->v[v]);
+			if (sw_verdict_is_drop(v))
+				dropped += st->v[v];
+		}
+		printf("\n");
+		rx += st->rx;
+		tx += st->tx;
+	}
+	printf("total rx=%" PRIu64 " tx=%" PRIu64 " dropped=%" PRIu64, rx, tx, dropped);
+	if (table.learn)
+		printf(" learned=%u learn_events=%" PRIu64 " learn_full=%" PRIu64,
+		       table.nb_learned, learn_events, table.learn_full);
+	printf("\n");
+	fflush(stdout);
+}
+
+static void
+print_learned(void)
+{
+	uint32_t lids[SW_LEARN_MAX];
+	uint32_t i, n = table.nb_learned;
+
+	memcpy(lids, table.learned, n * sizeof(lids[0]));
+	qsort(lids, n, sizeof(lids[0]), cmp_u32);
+	for (i = 0; i < n; i++)
+		printf("learned lid=%u port=%d\n", lids[i], sw_fwd_lookup(&table, lids[i], NULL));
+	fflush(stdout);
+}
+
+static void
+run(struct sw_park *park, double duration, double period)
+{
+	uint64_t hz = rte_get_timer_hz(), start = rte_get_timer_cycles();
+	uint64_t window = hz / 1000000 * SW_WINDOW_US;
+	uint64_t end = duration > 0 ? start + (uint64_t)(duration * hz) : UINT64_MAX;
+	uint64_t period_c = (uint64_t)(period * hz);
+	uint64_t next_stats = period > 0 ? start + period_c : UINT64_MAX;
+	unsigned int idle_us = SW_IDLE_MIN_US;
+
+	while (!stop) {
+		uint64_t now = rte_get_timer_cycles(), until;
+		unsigned int n, total = 0;
+
+		if (now >= end)
+			break;
+		if (now >= next_stats) {
+			print_stats("periodic", (double)(now - start) / hz);
+			next_stats += period_c;
+		}
+		if (sw_park_hold(park, &stop, 0) != 0)
+			break;
+		links_update();
+		until = rte_get_timer_cycles() + window;
+		do {
+			n = poll_once();
+			total += n;
+		} while (n > 0 && !stop && rte_get_timer_cycles() < until);
+		sw_park_release(park);
+		if (total > 0) {
+			idle_us = SW_IDLE_MIN_US;
+		} else {
+			rte_delay_us_sleep(idle_us);
+			idle_us = RTE_MIN(idle_us * 2, (unsigned int)SW_IDLE_MAX_US);
+		}
+	}
+	print_stats("final", (double)(rte_get_timer_cycles() - start) / hz);
+	if (table.learn)
+		print_learned();
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "route", required_argument, NULL, 'r' },
+		{ "learn", no_argument, NULL, 'l' },
+		{ "stats-period", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long period = 0, duration = 0;
+	struct rte_mempool *pool = NULL;
+	struct sw_park *park = NULL;
+	bool learn = false;
+	unsigned int nb_routes = 0;
+	int ret, opt, rc = 1;
+	uint16_t pid, i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "opa-switch: EAL init failed: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	/* net_memif writes its control socket without MSG_NOSIGNAL: a peer that
+	 * vanished must not kill the switch */
+	signal(SIGPIPE, SIG_IGN);
+	park = sw_park_create();
+	if (park == NULL)
+		SW_LOG(WARNING, "cannot park the interrupt thread: a memif peer leaving may crash us");
+
+	RTE_ETH_FOREACH_DEV(pid) {
+		if (nb_ports == SW_PORTS_MAX) {
+			fprintf(stderr, "opa-switch: more than %u ports\n", SW_PORTS_MAX);
+			goto out_ports;
+		}
+		ports[nb_ports].port_id = pid;
+		if (rte_eth_dev_get_name_by_port(pid, ports[nb_ports].name) != 0)
+			snprintf(ports[nb_ports].name, sizeof(ports[nb_ports].name), "port%u", pid);
+		nb_ports++;
+	}
+	if (nb_ports == 0) {
+		fprintf(stderr, "opa-switch: no ports (give them with --vdev or devices)\n");
+		usage(argv[0]);
+		goto out_ports;
+	}
+	if (sw_fwd_table_init(&table, nb_ports, false) != 0) {
+		fprintf(stderr, "opa-switch: no memory for the forwarding table\n");
+		goto out_ports;
+	}
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		bool ok = true;
+
+		switch (opt) {
+		case 'r':
+			ok = add_route(optarg) == 0;
+			nb_routes++;
+			optarg = NULL;	/* add_route() said why */
+			break;
+		case 'l':
+			learn = true;
+			break;
+		case 's':
+			ok = parse_num(optarg, 86400, &period);
+			break;
+		case 'd':
+			ok = parse_num(optarg, 86400 * 365, &duration);
+			break;
+		case 'h':
+			usage(argv[0]);
+			rc = 0;
+			goto out_ports;
+		default:
+			ok = false;
+			optarg = NULL;
+			break;
+		}
+		if (!ok) {
+			if (optarg != NULL)
+				fprintf(stderr, "opa-switch: bad value '%s'\n", optarg);
+			usage(argv[0]);
+			goto out_ports;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "opa-switch: unexpected argument '%s'\n", argv[optind]);
+		usage(argv[0]);
+		goto out_ports;
+	}
+	table.learn = learn;
+
+	pool = rte_pktmbuf_pool_create("sw_pool",
+				       RTE_MAX(nb_ports * (SW_RX_DESC + SW_TX_DESC + 2 * SW_BURST) +
+					       512u, 1023u),
+				       256, 0, RTE_PKTMBUF_HEADROOM + 4096, rte_socket_id());
+	if (pool == NULL) {
+		fprintf(stderr, "opa-switch: no mbuf pool: %s\n", rte_strerror(rte_errno));
+		goto out_ports;
+	}
+	for (i = 0; i < nb_ports; i++) {
+		ret = port_start(&ports[i], pool);
+		if (ret != 0) {
+			fprintf(stderr, "opa-switch: port %u (%s) cannot start: %s\n", i,
+				ports[i].name, rte_strerror(-ret));
+			goto out_ports;
+		}
+	}
+	for (i = 0; i < nb_ports; i++)
+		printf("opa-switch: port %u: %s\n", i, ports[i].name);
+	printf("opa-switch: %u ports, %u routes, learning %s; forwarding\n", nb_ports, nb_routes,
+	       learn ? "on" : "off");
+	run(park, (double)duration, (double)period);
+	rc = 0;
+
+out_ports:
+	/*
+	 * The interrupt thread stays parked from here to the process's end:
+	 * memif tears its rings down on close, and closing a memif server
+	 * frees its listener's interrupt handle without unregistering it
+	 * (DPDK 22.11), so that thread's next look at its sources (EAL
+	 * cleanup makes it look) would read freed memory.
+	 */
+	if (sw_park_hold(park, NULL, 2000) != 0)
+		SW_LOG(WARNING, "interrupt thread not parked for shutdown");
+	/* closing also removes a memif server's socket file */
+	for (i = 0; i < nb_ports; i++) {
+		if (ports[i].started)
+			(void)rte_eth_dev_stop(ports[i].port_id);
+		(void)rte_eth_dev_close(ports[i].port_id);
+	}
+	rte_mempool_free(pool);
+	sw_fwd_table_free(&table);
+	rte_eal_cleanup();
+	return rc;
+}

@@ -1,0 +1,331 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# opa-switch joins three processes on one fabric: the Ethernet Manager
+# (opa-em, LID 1) and two nodes (vema-host, LIDs 2 and 3), each a net_memif
+# client of one of the switch's three server ports.
+#  1. static routes: apply configures vports on both nodes, status reads
+#     both back; a LID without a route (9) gives opa-em's "no reply" exit
+#     and exactly its 3 tries as no_route drops; every counter of the
+#     switch matches what the three processes say they sent and received.
+#  2. --learn without routes: the first request to each node is flooded,
+#     the rest follows learned entries; a node killed with SIGKILL costs
+#     the switch nothing.
+#  3. the command line: bad routes refused, --duration ends a run.
+# Shutdown order: clients first, then the switch (a net_memif peer that is
+# still polling when the other side leaves is at risk in DPDK 22.11).
+#
+# Usage: test_opa_switch.sh SRC_DIR BUILD_DIR [SANITIZE]
+set -uo pipefail
+src=$1
+build=$2
+. "$src/tests/system/lib.sh"
+
+sw=$build/app/opa-switch/opa-switch
+em=$build/app/opa-em/opa-em
+host=$build/examples/vema-host/vema-host
+tag=omniplane-sw-$$
+eal="--no-huge --no-pci -m 128 --no-shconf --no-telemetry --log-level=pmd.net.memif:error"
+
+sw_pid=
+host_pids=()
+all_pids=()
+# reap PID: SIGTERM, its exit status in $rc (SIGKILL after 60 s)
+reap() {
+	kill -TERM "$1" 2>/dev/null
+	for _ in $(seq 600); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null && echo "# pid $1 did not exit in 60 s: killed"
+	wait "$1"
+	rc=$?
+}
+cleanup() {
+	# clients before the switch
+	for p in "${host_pids[@]}"; do
+		reap "$p"
+	done
+	[ -n "$sw_pid" ] && reap "$sw_pid"
+	rm -rf "$work" /var/run/dpdk/$tag-*
+}
+trap cleanup EXIT
+# a test runner's timeout sends SIGTERM: clean up then too
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+# wait_for FILE PATTERN [COUNT]: until PATTERN occurs COUNT times (60 s:
+# a loaded 2-CPU machine starts an ASan build's processes slowly)
+wait_for() {
+	local n=${3:-1}
+	for _ in $(seq 600); do
+		[ "$(grep -cF -- "$2" "$1" 2>/dev/null)" -ge "$n" ] && return 0
+		sleep 0.1
+	done
+	echo "# timed out waiting for '$2' in $1, which ends:"
+	tail -5 "$1" | sed 's/^/#   /'
+	return 1
+}
+
+# start_switch NAME ARGS...: three memif server ports, output in $work/NAME.out
+start_switch() {
+	local name=$1
+	shift
+	"$sw" $eal --file-prefix $tag-$name \
+		--vdev net_memif0,role=server,socket=$work/$name-em.sock \
+		--vdev net_memif1,role=server,socket=$work/$name-n2.sock \
+		--vdev net_memif2,role=server,socket=$work/$name-n3.sock \
+		-- "$@" > "$work/$name.out" 2>&1 &
+	sw_pid=$!
+	all_pids+=($sw_pid)
+	wait_for "$work/$name.out" "forwarding"
+}
+
+# start_host NAME LID SOCKET SWITCH_OUT SWITCH_PORT: a node, once the switch sees its link
+start_host() {
+	local ups
+	ups=$(grep -cF "port $5 (net_memif$5) link up" "$4")
+	"$host" $eal --file-prefix $tag-$1 --vdev net_memif0,role=client,socket=$3 \
+		-- --lid $2 > "$work/$1.out" 2> "$work/$1.err" &
+	host_pids+=($!)
+	all_pids+=($!)
+	wait_for "$work/$1.out" listening
+	wait_for "$4" "port $5 (net_memif$5) link up" $((ups + 1))
+}
+
+# stop PID: reap it and forget it
+stop() {
+	reap "$1"
+	local keep=()
+	for p in "${host_pids[@]}"; do
+		[ "$p" != "$1" ] && keep+=("$p")
+	done
+	host_pids=("${keep[@]}")
+	[ "$1" = "$sw_pid" ] && sw_pid=
+}
+
+# run_em SOCKET ARGS...: output in $out, exit status in $rc; sums what the
+# EM sent (requests + retries) and received (replies + traps + ignored)
+em_sent=0
+em_got=0
+run_em() {
+	local sock=$1
+	shift
+	out=$(timeout 120 "$em" $eal --file-prefix $tag-em \
+		--vdev net_memif0,role=client,socket=$sock -- \
+		--timeout-ms ${timeout_ms:-3000} --retries 2 "$@" 2>&1)
+	rc=$?
+	local s
+	s=$(echo "$out" | grep '^opa-em: requests' | tr -d ',')
+	em_sent=$((em_sent + $(echo "$s" | awk '{ print $3 + $5 }')))
+	em_got=$((em_got + $(echo "$s" | awk '{ print $9 + $11 + $13 }')))
+}
+
+# counter OUT BLOCK PORT KEY: a counter of the switch's last BLOCK
+# ("final" or "periodic") counters
+counter() {
+	grep -A3 "opa-switch: $2 counters" "$1" | grep "^port=$3 " | tail -1 |
+		tr ' ' '\n' | grep "^$4=" | cut -d= -f2
+}
+# counters OUT PORT KEY...: "KEY=VALUE ..." from the final counters
+counters() {
+	local o=$1 p=$2
+	shift 2
+	for k in "$@"; do
+		printf '%s=%s\n' "$k" "$(counter "$o" final "$p" "$k")"
+	done | paste -sd' '
+}
+# sum OUT KEY...: the final counters KEY... added over the three ports
+sum() {
+	local o=$1
+	shift
+	echo $(( $(for p in 0 1 2; do for k in "$@"; do counter "$o" final $p $k; done; done |
+		paste -sd+) ))
+}
+drop_keys="short not_16b bad_length no_route to_ingress link_down tx_full"
+# host_stat NAME KEY: from vema-host's closing line
+host_stat() {
+	grep -o "$2 [0-9]*" "$work/$1.err" | head -1 | cut -d' ' -f2
+}
+
+# Two nodes, one vport each, on one vesw whose default ports are both
+# nodes; each node's MAC table names the other (app/opa-em/example.yaml).
+cat > "$work/both.yaml" <<EOF
+em: { lid: 1, pkey: 0xffff, sl: 0 }
+vesws:
+  - { id: 10, fabric_id: 0x301, pkey: 0x8001, mtu: 1500, mcast_dlid: 0xf00001, ucast_dlids: [2, 3] }
+vports:
+  - node_lid: 2
+    index: 0
+    vesw: 10
+    port_num: 100
+    mac: lmac
+    mac_table:
+      - { mac: "02:00:00:00:03:01", dlid: 3 }
+  - node_lid: 3
+    index: 0
+    vesw: 10
+    port_num: 101
+    mac: lmac
+    mac_table:
+      - { mac: "02:00:00:00:02:01", dlid: 2 }
+EOF
+cat > "$work/lid9.yaml" <<EOF
+em: { lid: 1 }
+vesws:
+  - { id: 10, pkey: 0x8001, mcast_dlid: 0xf00001 }
+vports:
+  - { node_lid: 9, index: 0, vesw: 10, mac: "00:11:22:00:00:99" }
+EOF
+sed '/node_lid: 3/,$d' "$work/both.yaml" > "$work/node2.yaml"
+
+vport_state() { # vport_state NODE: config/oper/link of its vport 0
+	echo "$out" | grep -E "^vport node=$1 index=0 " | tr ' ' '\n' |
+		grep -E '^(config|oper|link)=' | paste -sd' '
+}
+
+# --- 1. static routes: the LFT the SM would program
+start_switch s1 --route 1=0 --route 2=net_memif1 --route 3=2 --stats-period 1
+start_host h2 2 "$work/s1-n2.sock" "$work/s1.out" 1
+start_host h3 3 "$work/s1-n3.sock" "$work/s1.out" 2
+
+run_em "$work/s1-em.sock" apply "$work/both.yaml"
+echo "$out" | grep -vE '^EAL' | sed 's/^/# /'
+expect_eq "routes: apply exits 0" "0" "$rc"
+applied="vesw 10 mac 06:AC:00:0N:00:00 1 MAC entries: applied"
+expect_eq "routes: apply reaches both nodes through the switch" \
+	"node 2 vport 0: ${applied/N/2}|node 3 vport 0: ${applied/N/3}" \
+	"$(echo "$out" | grep -E '^node [23] vport' | paste -sd'|')"
+
+run_em "$work/s1-em.sock" status "$work/both.yaml"
+expect_eq "routes: status exits 0" "0" "$rc"
+expect_eq "routes: node 2's vport configured and forwarding" \
+	"config=forwarding oper=forwarding link=up" "$(vport_state 2)"
+expect_eq "routes: node 3's vport configured and forwarding" \
+	"config=forwarding oper=forwarding link=up" "$(vport_state 3)"
+
+timeout_ms=200 run_em "$work/s1-em.sock" apply "$work/lid9.yaml"
+expect_eq "routes: LID 9 (no route) is opa-em's 'no reply' exit 3" "3" "$rc"
+expect_eq "routes: LID 9 named" "node 9: GET ClassPortInfo: no reply after 3 tries" \
+	"$(echo "$out" | grep -E '^node 9:' | head -1)"
+sleep 1.2 # a periodic block after all of it
+
+# clients first, then the switch
+stop "${host_pids[0]}"
+expect_eq "routes: node 2 exits 0" "0" "$rc"
+stop "${host_pids[0]}"
+expect_eq "routes: node 3 exits 0" "0" "$rc"
+wait_for "$work/s1.out" "port 2 (net_memif2) link down"
+stop "$sw_pid"
+expect_eq "routes: the switch exits 0 on SIGTERM" "0" "$rc"
+sed -n '/final counters/,$p' "$work/s1.out" | sed 's/^/# /'
+grep -v '^EAL' "$work/h2.err" "$work/h3.err" | sed 's/^/# /'
+expect_eq "routes: final counters printed, one line per port" "3" \
+	"$(sed -n '/final counters/,$p' "$work/s1.out" | grep -c '^port=')"
+expect_eq "routes: periodic counters printed too" "yes" \
+	"$(grep -q 'periodic counters' "$work/s1.out" && echo yes)"
+o=$work/s1.out
+# every packet the EM sent came in on port 0; all but the 3 for LID 9 went on
+expect_eq "routes: port 0 rx = what opa-em sent ($em_sent)" "$em_sent" "$(counter $o final 0 rx)"
+expect_eq "routes: port 0 no_route = the 3 tries for LID 9, nothing else dropped" \
+	"ucast=$((em_sent - 3)) mcast=0 flood=0 no_route=3 dropped=3" \
+	"$(counters $o 0 ucast mcast flood no_route) dropped=$(sum $o $drop_keys)"
+expect_eq "routes: port 0 tx = what opa-em received ($em_got)" "$em_got" "$(counter $o final 0 tx)"
+for n in 2 3; do
+	p=$((n - 1))
+	expect_eq "routes: port $p tx = what node $n received" \
+		"$(host_stat h$n rx)" "$(counter $o final $p tx)"
+	sent=$(( $(host_stat h$n replies) + $(host_stat h$n traps) ))
+	expect_eq "routes: port $p rx = node $n's replies and traps ($sent), all unicast" \
+		"rx=$sent ucast=$sent" "$(counters $o $p rx ucast)"
+	expect_eq "routes: node $n: nothing for another LID reached it" "0" \
+		"$(host_stat h$n wrong_dest)"
+done
+expect_eq "routes: totals: rx = tx + 3 dropped" "$(sum $o rx)" "$(( $(sum $o tx) + 3 ))"
+# every request is a 2080-byte FM packet (2048-byte MAD)
+expect_eq "routes: bytes in - bytes out = 3 requests of 2080 bytes" "6240" \
+	"$(( $(sum $o rx_bytes) - $(sum $o tx_bytes) ))"
+
+# --- 2. --learn, no routes: the first request to each node is flooded
+em_sent=0
+em_got=0
+start_switch s2 --learn
+start_host h2 2 "$work/s2-n2.sock" "$work/s2.out" 1
+start_host h3 3 "$work/s2-n3.sock" "$work/s2.out" 2
+run_em "$work/s2-em.sock" apply "$work/both.yaml"
+expect_eq "learn: apply exits 0 without a single route" "0" "$rc"
+expect_eq "learn: both nodes applied" "2" \
+	"$(echo "$out" | grep -c '^node [23] vport 0: .*applied')"
+run_em "$work/s2-em.sock" status "$work/both.yaml"
+fwd="config=forwarding oper=forwarding link=up"
+expect_eq "learn: status exits 0, both vports forwarding" "0|$fwd|$fwd" \
+	"$rc|$(vport_state 2)|$(vport_state 3)"
+timeout_ms=200 run_em "$work/s2-em.sock" apply "$work/lid9.yaml"
+expect_eq "learn: LID 9 still unreachable (exit 3)" "3" "$rc"
+
+# a node that vanishes: the switch goes on
+kill -KILL "${host_pids[1]}"
+wait "${host_pids[1]}" 2>/dev/null
+host_pids=("${host_pids[0]}")
+rm -rf /var/run/dpdk/$tag-h3
+wait_for "$work/s2.out" "port 2 (net_memif2) link down"
+run_em "$work/s2-em.sock" status "$work/node2.yaml"
+expect_eq "learn: after node 3 was killed, node 2 still answers" "0" "$rc"
+
+stop "${host_pids[0]}"
+expect_eq "learn: node 2 exits 0" "0" "$rc"
+wait_for "$work/s2.out" "port 1 (net_memif1) link down"
+stop "$sw_pid"
+expect_eq "learn: the switch exits 0" "0" "$rc"
+sed -n '/final counters/,$p' "$work/s2.out" | sed 's/^/# /'
+o=$work/s2.out
+# floods: the first request to LID 2, the first to LID 3, 3 tries for LID 9
+expect_eq "learn: 5 requests flooded, the rest unicast" \
+	"flood=5 ucast=$((em_sent - 5)) mcast=0" "$(counters $o 0 flood ucast mcast)"
+expect_eq "learn: nothing dropped anywhere" "0" "$(sum $o $drop_keys)"
+expect_eq "learn: each flood went out on both other ports" \
+	"$(( $(sum $o ucast) + 2 * 5 ))" "$(sum $o tx)"
+expect_eq "learn: node 2 saw the floods for LIDs 3 and 9 (wrong_dest 4)" "4" \
+	"$(host_stat h2 wrong_dest)"
+# LID 1 learned on each of the EM's 4 connections (forgotten when its link
+# goes down), LIDs 2 and 3 once
+expect_eq "learn: 6 learn events, all forgotten as the links went down" \
+	"learned=0 learn_events=6" \
+	"$(grep '^total' $o | tail -1 | grep -o 'learned=[0-9]* learn_events=[0-9]*')"
+expect_eq "learn: LIDs forgotten as links went down: LID 1 four times, LIDs 2 and 3" \
+	"port 0 x4|port 1 x1|port 2 x1" \
+	"$(for p in 0 1 2; do
+		echo "port $p x$(grep -c "port $p: 1 learned LIDs forgotten" $o)"
+	done | paste -sd'|')"
+
+# --- 3. the command line
+bad_cmd() { # bad_cmd NAME EXPECTED_MESSAGE ARGS...
+	local name=$1 msg=$2
+	shift 2
+	out=$(timeout 120 "$sw" $eal --file-prefix $tag-bad \
+		--vdev net_memif0,role=server,socket=$work/bad0.sock \
+		--vdev net_memif1,role=server,socket=$work/bad1.sock -- "$@" 2>&1)
+	rc=$?
+	if [ "$rc" = 1 ] && echo "$out" | grep -qF -- "$msg"; then
+		pass "command line: $name refused (exit 1): $msg"
+	else
+		fail "command line: $name refused (exit 1): $msg" "exit $rc: $out"
+	fi
+}
+bad_cmd "a port that does not exist" "--route 2=7: no port '7' (2 ports)" --route 2=7
+bad_cmd "a multicast LID" "LID must be a unicast LID" --route 0xf00001=0
+bad_cmd "a LID routed twice" "LID 2 already goes to port 0" --route 2=0 --route 2=net_memif1
+bad_cmd "a bad period" "bad value 'x'" --stats-period x
+out=$(timeout 120 "$sw" $eal --file-prefix $tag-dur \
+	--vdev net_memif0,role=server,socket=$work/dur.sock -- --duration 1 2>&1)
+rc=$?
+expect_eq "command line: --duration 1 ends the run, exit 0, final counters" "0 1" \
+	"$rc $(echo "$out" | grep -c 'final counters')"
+
+left=
+for p in "${all_pids[@]}"; do
+	kill -0 "$p" 2>/dev/null && left="$left $p"
+done
+expect_eq "no switch or node process left running" "" "$left"
+finish
