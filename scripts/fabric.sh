@@ -15,7 +15,9 @@
 # Caller sets: build (build dir), work (a work directory), prefix (a unique
 # EAL file-prefix stem). Then: fabric_start; node_a_start ARGS...;
 # node_b_start ARGS...; em apply|status FILE; a_cmd "testpmd command";
-# fabric_stop. Logs: $work/{switch,a,b}.log.
+# a_xstat/a_info (A's counters and port info, read now); fabric_stop;
+# b_xstat (B's counters, printed at its exit). fabric_start may follow
+# fabric_stop again. Logs: $work/{switch,a,b}.log.
 
 FABRIC_A_LID=1
 FABRIC_B_LID=2
@@ -81,9 +83,9 @@ node_a_start() {
 	local vargs=$1 extra=$2
 	shift 2
 	mkfifo "$work/a.in"
-	# keep the FIFO open between commands
-	sleep 100000 > "$work/a.in" &
-	a_hold=$!
+	# Keep the FIFO open between commands, read-write: neither opening it
+	# nor writing a command to it blocks, even once testpmd is gone.
+	exec {a_in}<>"$work/a.in"
 	timeout 300 stdbuf -oL dpdk-testpmd --lcores 0@0,1@1 $fabric_eal --file-prefix "$prefix-a" \
 		$fabric_plugins $(node_vdevs a $FABRIC_A_LID sw-a.sock "$vargs") $extra -- \
 		-i --disable-link-check --total-num-mbufs=32768 "$@" \
@@ -96,8 +98,9 @@ node_a_start() {
 # the next prompt).
 a_cmd() {
 	local n
-	n=$(grep -c 'testpmd> ' "$work/a.log")
-	echo "$1" > "$work/a.in"
+	kill -0 "$a_pid" 2>/dev/null || return 1
+	n=$(grep -o 'testpmd> ' "$work/a.log" | wc -l)
+	echo "$1" >&"$a_in"
 	if [ -n "${2:-}" ]; then
 		wait_for "$work/a.log" "$2" 100
 	else
@@ -109,6 +112,27 @@ a_cmd() {
 	fi
 }
 
+# a_xstat PORT NAME: an xstat of node A's port, read now (`show port xstats`).
+a_xstat() {
+	a_cmd "show port xstats $1" || return 1
+	awk -v h="NIC extended statistics for port $1 " -v k="$2:" '
+		index($0, h) { v = ""; on = 1; next }
+		on && /^(testpmd>|#)/ { on = 0 }
+		on && $1 == k { v = $2 }
+		END { print v }' "$work/a.log"
+}
+
+# a_info PORT FIELD: a field of node A's `show port info PORT`, read now
+# ("Link status", "MTU", ...).
+a_info() {
+	a_cmd "show port info $1" || return 1
+	awk -v h="Infos for port $1 " -v k="$2: " '
+		index($0, h) { v = ""; on = 1; next }
+		on && /^testpmd>/ { on = 0 }
+		on && index($0, k) == 1 { v = substr($0, length(k) + 1) }
+		END { print v }' "$work/a.log"
+}
+
 # node_b_start VNIC_ARGS -- L2FWD_ARGS: l2fwd-vnic until SIGINT.
 node_b_start() {
 	local vargs=$1
@@ -117,6 +141,16 @@ node_b_start() {
 		--file-prefix "$prefix-b" $fabric_plugins \
 		$(node_vdevs b $FABRIC_B_LID sw-b.sock "$vargs") -- "$@" > "$work/b.log" 2>&1 &
 	b_pid=$!
+}
+
+# b_xstat PORT NAME: an xstat of node B's port, from the list l2fwd-vnic
+# --xstats prints at exit (non-zero ones only: 0 when absent).
+b_xstat() {
+	awk -v h="xstats port $1:" -v k="$2:" '
+		$0 == h { on = 1; next }
+		on && !/^  / { on = 0 }
+		on && $1 == k { v = $2 }
+		END { print v + 0 }' "$work/b.log"
 }
 
 # em COMMAND CONFIG: opa-em on the switch's third port.
@@ -146,15 +180,14 @@ fabric_stop() {
 	a_rc=0
 	b_rc=0
 	if [ -n "$a_pid" ]; then
-		echo quit > "$work/a.in" 2>/dev/null
+		echo quit >&"$a_in" 2>/dev/null
 		for _ in $(seq 100); do
 			kill -0 "$a_pid" 2>/dev/null || break
 			sleep 0.1
 		done
 		kill -KILL "$a_pid" 2>/dev/null || true
 		wait "$a_pid" || a_rc=$?
-		kill "$a_hold" 2>/dev/null || true
-		wait "$a_hold" 2>/dev/null || true
+		exec {a_in}>&-
 		a_pid=
 	fi
 	if [ -n "$b_pid" ]; then

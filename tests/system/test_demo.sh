@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 omniplane authors
 #
-# scripts/demo.sh on the current build: every frame makes the round trip
-# through the DPDK pipeline, and it leaves no DPDK runtime files behind.
+# scripts/demo.sh on the current build: two nodes on the model fabric
+# (opa-switch, testpmd with net_opa_vnic, l2fwd-vnic, opa-em); every frame
+# makes the round trip A -> B -> A, the vesw 2 vports see none of them, and
+# the demo leaves no process, DPDK runtime directory or plugin copy behind.
+# With a sanitizer build the demo skips (exit 77: Debian's testpmd cannot
+# load a sanitized plugin), and so does this test.
 #
 # Usage: test_demo.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
@@ -14,19 +18,46 @@ sanitize=${3:-none}
 if [ "$sanitize" != none ]; then
 	export OMNIPLANE_DEMO_NO_TESTPMD="the plugin is built with -fsanitize=$sanitize"
 fi
+frames=500
 
-before=$(ls /var/run/dpdk 2>/dev/null | grep -c omniplane-demo || true)
-out=$(OMNIPLANE_BUILD_DIR="$build" "$src/scripts/demo.sh" 500 2>&1)
+# Plugin copies (/run/omniplane-pmd.*, or under $HOME) and work directories
+# have random names: what is there after the demo and was not before is
+# left behind (or another run's).
+leftovers() {
+	ls -d /run/omniplane-pmd.* "$HOME"/.omniplane-pmd.* /var/tmp/omniplane-demo.* \
+		2>/dev/null | sort
+}
+leftovers > "$work/before"
+
+# In the background to learn its PID: its EAL file-prefixes are
+# omniplane-demo-PID-{sw,a,b,em}.
+OMNIPLANE_BUILD_DIR="$build" "$src/scripts/demo.sh" $frames > "$work/demo.out" 2>&1 &
+demo_pid=$!
+wait $demo_pid
 rc=$?
-echo "$out" | sed 's/^/# /'
-expect_eq "demo exits 0" "0" "$rc"
-expect_eq "demo: 500 frames read, 500 delivered" "source rx          500|sink tx            500  (dropped 0)" \
-	"$(echo "$out" | grep -E '^(source rx|sink tx)' | paste -sd'|')"
-expect_eq "demo: output identical to input" "1" "$(echo "$out" | grep -c '^identical: every frame')"
-if [ "$sanitize" = none ]; then
-	expect_eq "demo: 16B packets came back through both net_hfi1 nodes" "1" \
-		"$(echo "$out" | grep -c 'packets came back through both HFIs, byte for byte')"
+sed 's/^/# /' "$work/demo.out"
+out=$(cat "$work/demo.out")
+
+if [ "$rc" -eq 77 ]; then
+	if [ "$sanitize" != none ]; then
+		echo "SKIP: demo: $OMNIPLANE_DEMO_NO_TESTPMD; Debian's testpmd cannot load it"
+		exit 77
+	fi
+	fail "demo runs (it skipped on a build without a sanitizer)"
+	finish
+	exit
 fi
-after=$(ls /var/run/dpdk 2>/dev/null | grep -c omniplane-demo || true)
-expect_eq "demo: no DPDK runtime directory left behind" "$before" "$after"
+expect_eq "demo exits 0" 0 "$rc"
+# The demo's own verdict: every frame back once, no drop, vesw 2 untouched.
+expect_eq "demo: PASS" 1 "$(grep -c '^demo: PASS' <<< "$out")"
+expect_eq "demo: all $frames frames made the round trip" 1 \
+	"$(grep -c "^all $frames frames made the round trip" <<< "$out")"
+expect_eq "demo: the vesw 2 vports saw none of the frames" 1 \
+	"$(grep -c '^the vesw 2 vports saw none of the frames' <<< "$out")"
+
+left=$(ls -d /var/run/dpdk/omniplane-demo-$demo_pid-* 2>/dev/null
+	pgrep -f -- "--file-prefix omniplane-demo-$demo_pid-" || true
+	leftovers | comm -13 "$work/before" -)
+expect_eq "demo: no process, DPDK runtime directory, plugin copy or work directory left behind" \
+	"" "$left"
 finish

@@ -105,6 +105,8 @@ mgmt_send(struct opa_vnic_dev *dev, const void *pkt, size_t len)
 	dev->mgmt_tx_fail++;
 }
 
+static void vesw_map_refresh(struct opa_vnic_dev *dev);
+
 static void
 mgmt_rx(struct opa_vnic_dev *dev, struct rte_mbuf *m)
 {
@@ -124,6 +126,12 @@ mgmt_rx(struct opa_vnic_dev *dev, struct rte_mbuf *m)
 	dev->mgmt_rx++;
 	rlen = vema_agent_rx(dev->agent, pkt, len, reply, VEMA_PKT_MAX);
 	rte_pktmbuf_free(m);
+	/* The datapath demuxes by the new vesws before the EM hears the SET
+	 * is done: else frames the EM (or a peer it told) sends right after
+	 * the reply could meet the old map (rx_bad_veswid) while the
+	 * rest of the tick runs.
+	 */
+	vesw_map_refresh(dev);
 	if (rlen != 0)
 		mgmt_send(dev, reply, rlen);
 }

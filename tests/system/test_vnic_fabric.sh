@@ -1,0 +1,426 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# net_opa_vnic on the multi-process model fabric of scripts/fabric.sh:
+# opa-switch, node A (Debian's dpdk-testpmd with the net_hfi1 and
+# net_opa_vnic plugins, net_pcap ports), node B (examples/l2fwd-vnic
+# --mac-swap) and opa-em applying YAML configs written here. Four phases,
+# each on a fresh fabric:
+#
+#   jumbo:   vesw 1 with mtu 9000; 60..9014-byte frames A -> B -> A
+#   state:   A's vport 0 set drop_all, then forwarding again, then the MAC
+#   + mac    table of the running port changed (one testpmd process, one
+#            net_pcap port per step, chosen with `set portlist`)
+#   reverse: B sends what A sent it back on vesw 2 (--map 2:3,3:2)
+#
+# In every phase both nodes' vport 0 are on vesw 1 and vport 1 on vesw 2.
+# Ports: A 2 = vport 0, 3 = vport 1, 4.. = net_pcap; B 2 = vport 0, 3 = vport 1.
+#
+# Usage: test_vnic_fabric.sh SRC_DIR BUILD_DIR [SANITIZE]
+set -uo pipefail
+src=$1
+build=$2
+sanitize=${3:-none}
+. "$src/tests/system/lib.sh"
+
+if [ "$sanitize" != none ]; then
+	# Debian's testpmd has no sanitizer runtime to load the plugins into.
+	echo "SKIP: the plugins are built with -fsanitize=$sanitize; Debian's testpmd cannot load them"
+	exit 77
+fi
+command -v dpdk-testpmd >/dev/null || { echo "SKIP: no dpdk-testpmd"; exit 77; }
+
+prefix=omniplane-vft-$$
+. "$src/scripts/fabric.sh"
+pdirs=
+cleanup() {
+	fabric_stop >/dev/null 2>&1
+	# OMNIPLANE_TEST_KEEP=1 keeps the logs, configs and pcaps
+	if [ -n "${OMNIPLANE_TEST_KEEP:-}" ]; then
+		echo "# kept $work"
+	else
+		rm -rf "$work"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+t0=$(date +%s)
+
+mac_a=$(lmac 0x301 1 $FABRIC_A_LID)   # A's vport 0 (vesw 1)
+mac_b=$(lmac 0x301 1 $FABRIC_B_LID)   # B's vport 0 (vesw 1)
+mac_x=00:1b:21:3c:4d:5e               # a global unicast MAC: no LID in it
+
+# cfg FILE MTU STATE [MAC]: vesw 1 (mtu MTU) and vesw 2 (1500); vport 0 of
+# each node on vesw 1, vport 1 on vesw 2, LMACs; A's vport 0 in STATE, with a
+# MAC-table entry MAC -> B's LID when MAC is given.
+cfg() {
+	{
+		cat <<-EOF
+		em: { lid: $FABRIC_EM_LID }
+		vesws:
+		  - { id: 1, fabric_id: 0x301, pkey: 0x8001, mtu: $2, mcast_dlid: 0xf00001 }
+		  - { id: 2, fabric_id: 0x301, pkey: 0x8002, mtu: 1500, mcast_dlid: 0xf00002 }
+		vports:
+		  - node_lid: $FABRIC_A_LID
+		    index: 0
+		    vesw: 1
+		    state: $3
+		EOF
+		if [ -n "${4:-}" ]; then
+			printf '    mac_table:\n      - { mac: "%s", dlid: %s }\n' "$4" "$FABRIC_B_LID"
+		fi
+		cat <<-EOF
+		  - { node_lid: $FABRIC_A_LID, index: 1, vesw: 2 }
+		  - { node_lid: $FABRIC_B_LID, index: 0, vesw: 1 }
+		  - { node_lid: $FABRIC_B_LID, index: 1, vesw: 2 }
+		EOF
+	} > "$1"
+}
+
+# Classic pcap files: count frames, count frames longer than N, and compare
+# an output with an input (every frame once, MACs swapped, any order: flows
+# are spread over SDMA engines, so order holds only within a flow).
+cat > "$work/pcap.py" <<'EOF'
+import struct, sys
+
+def frames(path):
+    try:
+        data = open(path, 'rb').read()
+    except FileNotFoundError:
+        return []
+    if data[:4] not in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1'):
+        return []
+    off, out = 24, []
+    while off + 16 <= len(data):
+        incl = struct.unpack_from('<I', data, off + 8)[0]
+        if off + 16 + incl > len(data):
+            break
+        out.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return out
+
+cmd = sys.argv[1]
+if cmd == 'count':
+    print(len(frames(sys.argv[2])))
+elif cmd == 'longer':
+    print(sum(1 for f in frames(sys.argv[2]) if len(f) > int(sys.argv[3])))
+elif cmd == 'max':
+    print(max(len(f) for f in frames(sys.argv[2])))
+elif cmd == 'swapped':
+    a, b = frames(sys.argv[2]), frames(sys.argv[3])
+    want = sorted(x[6:12] + x[0:6] + x[12:] for x in a)
+    if sorted(b) == want:
+        print(f"all {len(a)} back once, MACs swapped")
+    else:
+        left = list(b)
+        missing = 0
+        for x in want:
+            if x in left:
+                left.remove(x)
+            else:
+                missing += 1
+        print(f"in {len(a)}, out {len(b)}: {missing} sent did not come back as sent, "
+              f"{len(left)} came back not as sent")
+EOF
+pcap() { python3 "$work/pcap.py" "$@"; }
+
+# gen N OUT SEED MIN MAX DST SRC: frames as classic pcap (net_pcap writes
+# classic pcap; gen-frames.sh writes pcapng).
+gen() {
+	"$src/scripts/gen-frames.sh" "$1" "$2.ng" "$3" "$4" "$5" "$6" "$7" &&
+		editcap -F pcap "$2.ng" "$2" && rm -f "$2.ng"
+}
+
+# wait_frames FILE N: until FILE holds N frames (30 s at most: loaded CI).
+wait_frames() {
+	for _ in $(seq 300); do
+		[ "$(pcap count "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_xstat PORT NAME N: until A's xstat reaches N (5 s or so).
+wait_xstat() {
+	for _ in $(seq 25); do
+		[ "$(a_xstat "$1" "$2")" -ge "$3" ] 2>/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+lsc_events() { # A's link state change events of port 2 so far
+	grep -c '^Port 2: link state change event' "$work/a.log"
+}
+
+# wait_lsc N: until A logged more than N events for port 2 (5 s at most).
+wait_lsc() {
+	for _ in $(seq 50); do
+		[ "$(lsc_events)" -gt "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# em_counter CONFIG NODE INDEX KEY: a vport counter read over VEMA (opa-em
+# status), from any running node.
+em_counter() {
+	em status "$1" 2>/dev/null | awk -v n="node=$2" -v i="index=$3" -v k="$4=" '
+		($1 == "summary" || $1 == "errors") && $2 == n && $3 == i {
+			for (f = 4; f <= NF; f++)
+				if (index($f, k) == 1) { print substr($f, length(k) + 1); exit }
+		}'
+}
+
+# b_final PORT: "rx N tx N" of B's port in l2fwd-vnic's final statistics.
+b_final() {
+	sed -n '/^final statistics:/,/total:/p' "$work/b.log" |
+		awk -v p="port $1:" 'index($0, p) { print $3, $4, $5, $6; exit }'
+}
+
+# phase_start NAME: a fresh fabric for a phase.
+phase=
+phase_failed=0
+phase_start() {
+	phase=$1
+	phase_failed=$failed
+	echo "# --- phase $phase ($(( $(date +%s) - t0 )) s)"
+	fabric_start
+	pdirs="$pdirs $fabric_pdir"
+}
+
+# phase_stop: stop the fabric; both nodes must exit 0 (B's totals are in
+# b.log now).
+phase_stop() {
+	fabric_stop >/dev/null 2>&1
+	expect_eq "$phase: testpmd (A) and l2fwd-vnic (B) exit 0" "A 0, B 0" "A $a_rc, B $b_rc"
+}
+
+# phase_end: keep the phase's logs; show them when one of its checks failed.
+phase_end() {
+	for f in switch a b; do
+		mv "$work/$f.log" "$work/$phase-$f.log" 2>/dev/null
+	done
+	if [ "$failed" -ne "$phase_failed" ]; then
+		for f in switch a b; do
+			echo "# --- $phase: $f.log (last 40 lines)"
+			tail -40 "$work/$phase-$f.log" 2>/dev/null | sed 's/^/# /'
+		done
+	fi
+}
+
+start_b() { # start_b L2FWD_ARGS...: node B, both vports, until it runs
+	node_b_start "vports=2" --mac-swap -T 0 --link-timeout 0 --xstats "$@"
+	wait_for "$work/b.log" "^mode: " 150
+}
+
+########################################################################
+# Phase 1: jumbo frames. vesw 1 has mtu 9000; A forwards 60..9014-byte
+# frames (some exactly 9014) from net_pcap to B, which swaps the MACs and
+# sends them back. testpmd's --max-pkt-len=9018 gives the net_pcap port MTU
+# 9000 (net_pcap has no mtu_set: `port config mtu` is refused with -95);
+# the VNIC port's MTU is the vesw's eth_mtu, which only the EM raises.
+# A forwards with `set portlist 2,4,3`: 2 <-> 4 paired, and port 3 (vesw 2)
+# polled too (looped onto itself), so its counters are real.
+gen 150 "$work/j-rand.pcap" 11 60 9014 "$mac_b" "$mac_a"
+gen 4 "$work/j-max.pcap" 12 9014 9014 "$mac_b" "$mac_a"
+mergecap -F pcap -a -w "$work/j-in.pcap" "$work/j-rand.pcap" "$work/j-max.pcap"
+j_frames=$(pcap count "$work/j-in.pcap")
+j_big=$(pcap longer "$work/j-in.pcap" 1514)
+cfg "$work/jumbo.yaml" 9000 forwarding
+
+phase_start jumbo
+node_a_start "vports=2" "--vdev net_pcap0,rx_pcap=$work/j-in.pcap,tx_pcap=$work/j-out.pcap" \
+	--no-flush-rx --forward-mode=io --max-pkt-len=9018
+start_b --map 2:2,3:3
+
+# The VNIC port refuses an MTU above its vesw's eth_mtu (1500 until the EM
+# says otherwise): proves the MTU limit comes from the EM, not testpmd.
+a_cmd "port config mtu 2 9000"
+expect_eq "jumbo: before the EM, A's vport 0 refuses MTU 9000 (vesw eth_mtu 1500)" 1 \
+	"$(grep -c "MTU 9000 is above the vesw's MTU 1500" "$work/a.log")"
+em apply "$work/jumbo.yaml" > "$work/jumbo-apply.txt"
+expect_eq "jumbo: opa-em applies vesw 1 with mtu 9000 (exit 0)" 0 "$?"
+wait_for "$work/a.log" '^Port 2: link state change event' 50
+# After the EM set eth_mtu 9000 the same request is accepted and the port
+# reports the EM's MTU.
+a_cmd "port stop 2"
+a_cmd "port config mtu 2 9000"
+a_cmd "port start 2"
+expect_eq "jumbo: after the EM, A's vport 0 accepts MTU 9000 (no second refusal)" 1 \
+	"$(grep -c "MTU 9000 is above the vesw's MTU" "$work/a.log")"
+expect_eq "jumbo: A's vport 0 MTU 9000, net_pcap MTU 9000" "9000 9000" \
+	"$(a_info 2 MTU) $(a_info 4 MTU)"
+for _ in $(seq 50); do
+	[ "$(a_info 2 'Link status')" = up ] && break
+	sleep 0.1
+done
+a_cmd "set portlist 2,4,3"
+a_cmd "start"
+wait_frames "$work/j-out.pcap" "$j_frames"
+sleep 0.3 # a duplicate would come now
+a_cmd "stop"
+# Every frame, up to 9014 bytes, crossed the fabric both ways once, intact:
+# fails if the vesw MTU, the PMD (chained mbufs, encap) or the fabric cut
+# or drop any jumbo frame.
+expect_eq "jumbo: all $j_frames frames (60..$(pcap max "$work/j-in.pcap") bytes) made the round trip once, MACs swapped" \
+	"all $j_frames back once, MACs swapped" \
+	"$(pcap swapped "$work/j-in.pcap" "$work/j-out.pcap")"
+# The VNIC counted the jumbo frames in their own bucket, both ways.
+expect_eq "jumbo: A's vport 0 rx_1519_max = frames over 1514 bytes ($j_big)" "$j_big" \
+	"$(a_xstat 2 rx_1519_max)"
+expect_eq "jumbo: A's vport 0 tx_1519_max = frames over 1514 bytes ($j_big)" "$j_big" \
+	"$(a_xstat 2 tx_1519_max)"
+expect_eq "jumbo: A's vport 0 tx_oversize and rx_oversize stay 0" "0 0" \
+	"$(a_xstat 2 tx_oversize) $(a_xstat 2 rx_oversize)"
+# Isolation, vesw 1 -> vesw 2: A's vesw 2 port was polled all along and
+# received none of the vesw 1 frames (nor any handed over to it).
+expect_eq "isolation: A's vesw 2 port (vport 1) received none of the vesw 1 frames" \
+	"rx 0 unicast 0 mcastbcast 0 bad_veswid 0" \
+	"rx $(a_xstat 3 rx_good_packets) unicast $(a_xstat 3 rx_unicast) mcastbcast $(a_xstat 3 rx_mcastbcast) bad_veswid $(a_xstat 2 rx_bad_veswid)"
+phase_stop
+# B polled its vesw 2 port too (--map 3:3): the frames reached only vport 0.
+expect_eq "jumbo: B's vport 0 received and sent back every frame" \
+	"rx $j_frames tx $j_frames" "$(b_final 2 | cut -d' ' -f1-4)"
+expect_eq "isolation: B's vesw 2 port (vport 1) received none of the vesw 1 frames" \
+	"rx 0 tx 0 rx_unicast 0 rx_mcastbcast 0" \
+	"$(b_final 3 | cut -d' ' -f1-4) rx_unicast $(b_xstat 3 rx_unicast) rx_mcastbcast $(b_xstat 3 rx_mcastbcast)"
+phase_end
+
+########################################################################
+# Phase 2 and 3: one testpmd process; each step forwards another net_pcap
+# port with vport 0 (`set portlist 2,P`), the EM changing vport 0 between.
+st_n=100
+gen $st_n "$work/s-drop.pcap" 21 60 1514 "$mac_b" "$mac_a"   # port 4
+gen $st_n "$work/s-fwd.pcap" 22 60 1514 "$mac_b" "$mac_a"    # port 5
+gen $st_n "$work/s-x0.pcap" 23 60 1514 "$mac_x" "$mac_a"     # port 6
+gen $st_n "$work/s-x1.pcap" 24 60 1514 "$mac_x" "$mac_a"     # port 7
+cfg "$work/fwd.yaml" 1500 forwarding
+cfg "$work/drop.yaml" 1500 drop_all
+cfg "$work/mac.yaml" 1500 forwarding "$mac_x"
+pcaps=
+for p in drop fwd x0 x1; do
+	pcaps="$pcaps --vdev net_pcap_$p,rx_pcap=$work/s-$p.pcap,tx_pcap=$work/s-$p-out.pcap"
+done
+
+phase_start state
+node_a_start "vports=2" "$pcaps" --no-flush-rx --forward-mode=io
+start_b --map 2:2,3:3
+em apply "$work/fwd.yaml" > /dev/null
+wait_for "$work/a.log" '^Port 2: link state change event' 50
+expect_eq "state: A's vport 0 link up once the EM set it forwarding" up "$(a_info 2 'Link status')"
+
+# DROP_ALL: the EM's state change reaches the running port as a link-down
+# event, and the port drops what it is given to send.
+n=$(lsc_events)
+em apply "$work/drop.yaml" > /dev/null
+expect_eq "state: opa-em applies drop_all to A's vport 0 (exit 0)" 0 "$?"
+wait_lsc "$n"
+expect_eq "state: drop_all: A logs 'Port 2: link state change event'" 1 "$(( $(lsc_events) - n ))"
+expect_eq "state: drop_all: show port info 2 says link down" down "$(a_info 2 'Link status')"
+a_cmd "set portlist 2,4"
+a_cmd "start"
+wait_xstat 2 tx_drop_state $st_n
+sleep 0.3
+a_cmd "stop"
+expect_eq "state: drop_all: every frame A sent counts as tx_drop_state" $st_n \
+	"$(a_xstat 2 tx_drop_state)"
+expect_eq "state: drop_all: A's vport 0 sent nothing (tx_unicast 0)" 0 "$(a_xstat 2 tx_unicast)"
+# B's vport 0, read over VEMA while it runs: nothing arrived.
+expect_eq "state: drop_all: no frame reached B (its vport 0 rx_packets 0)" 0 \
+	"$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)"
+
+# FORWARDING again: link-up event, and frames flow.
+n=$(lsc_events)
+em apply "$work/fwd.yaml" > /dev/null
+expect_eq "state: opa-em applies forwarding to A's vport 0 again (exit 0)" 0 "$?"
+wait_lsc "$n"
+expect_eq "state: forwarding: A logs 'Port 2: link state change event'" 1 "$(( $(lsc_events) - n ))"
+expect_eq "state: forwarding: show port info 2 says link up" up "$(a_info 2 'Link status')"
+a_cmd "set portlist 2,5"
+a_cmd "start"
+wait_frames "$work/s-fwd-out.pcap" $st_n
+sleep 0.3
+a_cmd "stop"
+expect_eq "state: forwarding: all $st_n frames made the round trip once, MACs swapped" \
+	"all $st_n back once, MACs swapped" \
+	"$(pcap swapped "$work/s-fwd.pcap" "$work/s-fwd-out.pcap")"
+expect_eq "state: forwarding: B's vport 0 received them (rx_packets $st_n)" $st_n \
+	"$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)"
+expect_eq "state: forwarding: tx_drop_state did not move" $st_n "$(a_xstat 2 tx_drop_state)"
+
+# MAC table: a global unicast MAC (no LID in it, no default ports on the
+# vesw) has no DLID until the EM puts it in A's MAC table.
+a_cmd "set portlist 2,6"
+a_cmd "start"
+wait_xstat 2 tx_dlid_zero $st_n
+sleep 0.3
+a_cmd "stop"
+expect_eq "mac: without an entry, every frame to $mac_x counts as tx_dlid_zero" $st_n \
+	"$(a_xstat 2 tx_dlid_zero)"
+expect_eq "mac: without an entry, A's tx_unicast did not move" $st_n "$(a_xstat 2 tx_unicast)"
+expect_eq "mac: without an entry, nothing more reached B" $st_n \
+	"$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)"
+n=$(lsc_events)
+em apply "$work/mac.yaml" > "$work/mac-apply.txt"
+expect_eq "mac: opa-em adds {mac: $mac_x, dlid: $FABRIC_B_LID} to A's vport 0 (exit 0)" 0 "$?"
+expect_eq "mac: opa-em reports 1 MAC entry for A's vport 0" 1 \
+	"$(grep -c "^node $FABRIC_A_LID vport 0: .* 1 MAC entries: applied" "$work/mac-apply.txt")"
+a_cmd "set portlist 2,7"
+a_cmd "start"
+wait_frames "$work/s-x1-out.pcap" $st_n
+sleep 0.3
+a_cmd "stop"
+# The running port (never stopped) now finds the DLID in its new snapshot.
+expect_eq "mac: with the entry, A's tx_unicast grew by $st_n" $((2 * st_n)) \
+	"$(a_xstat 2 tx_unicast)"
+expect_eq "mac: with the entry, tx_dlid_zero did not move" $st_n "$(a_xstat 2 tx_dlid_zero)"
+expect_eq "mac: with the entry, B's vport 0 rx_packets grew by $st_n" $((2 * st_n)) \
+	"$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)"
+expect_eq "mac: with the entry, all $st_n frames to $mac_x came back (B swapped the MACs)" \
+	"all $st_n back once, MACs swapped" \
+	"$(pcap swapped "$work/s-x1.pcap" "$work/s-x1-out.pcap")"
+expect_eq "mac: the MAC table change raised no link event" 0 "$(( $(lsc_events) - n ))"
+phase_stop
+phase_end
+
+########################################################################
+# Phase 4: isolation, vesw 2 -> vesw 1. B forwards what its vport 0 (vesw 1)
+# receives out of its vport 1 (vesw 2), MACs swapped: addressed to A's vesw 1
+# LMAC, so DLID = A's LID, but carrying vesw id 2. A runs the ports chained
+# (2 -> 3 -> 4 -> 2): net_pcap -> vport 0 -> B; back on vport 1 -> net_pcap.
+# Were vesw 2 frames delivered to A's vesw 1 port, vport 0 would count them
+# and send them on through vport 1 instead.
+r_n=300
+gen $r_n "$work/r-in.pcap" 31 60 1514 "$mac_b" "$mac_a"
+phase_start reverse
+node_a_start "vports=2" "--vdev net_pcap0,rx_pcap=$work/r-in.pcap,tx_pcap=$work/r-out.pcap" \
+	--no-flush-rx --forward-mode=io --port-topology=chained
+start_b --map 2:3,3:2
+em apply "$work/fwd.yaml" > /dev/null
+expect_eq "reverse: opa-em applies the two-vesw config (exit 0)" 0 "$?"
+wait_for "$work/a.log" '^Port 2: link state change event' 50
+a_cmd "start"
+wait_frames "$work/r-out.pcap" $r_n
+sleep 0.3
+a_cmd "stop"
+expect_eq "reverse: all $r_n frames came back through vesw 2 once, MACs swapped" \
+	"all $r_n back once, MACs swapped" \
+	"$(pcap swapped "$work/r-in.pcap" "$work/r-out.pcap")"
+expect_eq "isolation: B's vesw 2 frames reached A's vesw 2 port (vport 1 rx_unicast $r_n)" \
+	$r_n "$(a_xstat 3 rx_unicast)"
+expect_eq "isolation: none reached A's vesw 1 port (vport 0 rx 0, so it forwarded nothing to vport 1)" \
+	"rx 0 vport1 tx 0" "rx $(a_xstat 2 rx_good_packets) vport1 tx $(a_xstat 3 tx_good_packets)"
+phase_stop
+expect_eq "reverse: B's vport 0 received all, its vport 1 sent all" "rx $r_n tx 0|rx 0 tx $r_n" \
+	"$(b_final 2 | cut -d' ' -f1-4)|$(b_final 3 | cut -d' ' -f1-4)"
+phase_end
+
+########################################################################
+left=$(for d in $pdirs; do [ -e "$d" ] && echo "$d"; done
+	ls -d /var/run/dpdk/$prefix-* 2>/dev/null
+	pgrep -f -- "--file-prefix $prefix-" || true)
+expect_eq "no process, socket, plugin copy or DPDK runtime directory left behind" "" "$left"
+echo "# $(( $(date +%s) - t0 )) s"
+finish
