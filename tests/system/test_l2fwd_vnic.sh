@@ -35,7 +35,7 @@ run() { # run EAL_LCORES... -- ARGS... : output in $out, status in $rc
 	while [ "$1" != -- ]; do pre+=("$1"); shift; done
 	shift
 	runs=$((runs + 1))
-	out=$(timeout 60 "$fwd" "${pre[@]}" "${eal[@]}" --file-prefix "$prefix-$runs" \
+	out=$(timeout 180 "$fwd" "${pre[@]}" "${eal[@]}" --file-prefix "$prefix-$runs" \
 		"$@" 2>&1)
 	rc=$?
 	rm -rf "/var/run/dpdk/$prefix-$runs"
@@ -70,7 +70,8 @@ for mode in plain pipeline; do
 		run -l 0 -- "${loop[@]}" --vdev "net_pcap1,tx_pcap=$work/swap-$mode.pcap" -- \
 			--map 0:1,1:2 --mac-swap -T 0 --frames 2000
 	else
-		run "${lcores[@]}" -- "${loop[@]}" --vdev "net_pcap1,tx_pcap=$work/swap-$mode.pcap" -- \
+		run "${lcores[@]}" -- "${loop[@]}" \
+			--vdev "net_pcap1,tx_pcap=$work/swap-$mode.pcap" -- \
 			--map 0:1,1:2 --mac-swap -T 0 --frames 2000 --pipeline rx@1,work@2,tx@3
 	fi
 	expect_eq "$mode --mac-swap twice: exit 0" "0" "$rc"
@@ -89,7 +90,8 @@ expect_eq "pipeline: the mode line shows the placement" \
 # plain (order kept), and pipeline with two work lcores sharing lcores with rx
 # and tx (order across work lcores may change: compared as sets)
 for mode in plain pipeline; do
-	pcaps=(--vdev "net_pcap0,rx_pcap=$work/big.pcap" --vdev "net_pcap1,tx_pcap=$work/rw-$mode.pcap")
+	pcaps=(--vdev "net_pcap0,rx_pcap=$work/big.pcap"
+	       --vdev "net_pcap1,tx_pcap=$work/rw-$mode.pcap")
 	if [ $mode = plain ]; then
 		run -l 0 -- "${pcaps[@]}" -- --map 0:1 --mac-rewrite -T 0 --frames 3000
 	else
@@ -109,9 +111,10 @@ for mode in plain pipeline; do
 		expect_eq "pipeline --mac-rewrite, 2 work lcores: bytes after the MACs unchanged" \
 			"$(md5s_nomac "$work/big.pcap" | sort)" \
 			"$(md5s_nomac "$work/rw-$mode.pcap" | sort)"
+		line='stage 1 work: burst 16, lcores 1,2; input ring 0/100'
+		line+=' (enq single, deq multi-rts); back-pressure'
 		expect_eq "pipeline: the work stage ran on lcores 1 and 2, rings as asked" \
-			"stage 1 work: burst 16, lcores 1,2; input ring 0/100 (enq single, deq multi-rts); back-pressure" \
-			"$(grepl '^stage 1 work')"
+			"$line" "$(grepl '^stage 1 work')"
 	fi
 	no_leak "$mode --mac-rewrite"
 done
@@ -119,9 +122,11 @@ done
 # --- 3. encap to a fabric port: opa16b-pcap decodes the input back, with the
 # requested 16B fields (our Lua dissector reads them)
 for mode in plain pipeline; do
-	pcaps=(--vdev "net_pcap0,rx_pcap=$work/in.pcap" --vdev "net_pcap1,tx_pcap=$work/enc-$mode.pcap")
+	pcaps=(--vdev "net_pcap0,rx_pcap=$work/in.pcap"
+	       --vdev "net_pcap1,tx_pcap=$work/enc-$mode.pcap")
 	if [ $mode = plain ]; then
-		run -l 0 -- "${pcaps[@]}" -- --map 0:1 --encap 1:0x123456:0xabcdef:4095 -T 0 --frames 1000
+		run -l 0 -- "${pcaps[@]}" -- --map 0:1 --encap 1:0x123456:0xabcdef:4095 -T 0 \
+			--frames 1000
 	else
 		run "${lcores[@]}" -- "${pcaps[@]}" -- --map 0:1 --encap 1:0x123456:0xabcdef:4095 \
 			-T 0 --frames 1000 --pipeline rx@1,work@2,tx@3
@@ -143,12 +148,13 @@ done
 # --- 4. decap from a fabric port, plain and pipeline; then both ways in one
 # process: pcap -> encap -> ring (a fabric loop) -> decap -> pcap
 for mode in plain pipeline; do
-	pcaps=(--vdev "net_pcap0,rx_pcap=$work/in.16b.pcap" --vdev "net_pcap1,tx_pcap=$work/d-$mode.pcap")
+	pcaps=(--vdev "net_pcap0,rx_pcap=$work/in.16b.pcap"
+	       --vdev "net_pcap1,tx_pcap=$work/d-$mode.pcap")
 	if [ $mode = plain ]; then
 		run -l 0 -- "${pcaps[@]}" -- --map 0:1 --encap 0:1:2:7 -T 0 --frames 1000
 	else
-		run "${lcores[@]}" -- "${pcaps[@]}" -- --map 0:1 --encap 0:1:2:7 -T 0 --frames 1000 \
-			--pipeline rx@1,work@2,tx@3
+		run "${lcores[@]}" -- "${pcaps[@]}" -- --map 0:1 --encap 0:1:2:7 -T 0 \
+			--frames 1000 --pipeline rx@1,work@2,tx@3
 	fi
 	expect_eq "$mode decap: exit 0, 1000 in, 1000 out" "0|  total: rx 1000 tx 1000 dropped 0" \
 		"$rc|$(grepl '^  total:')"
@@ -187,9 +193,9 @@ for sig in TERM INT; do
 	"$fwd" "${lcores[@]}" "${eal[@]}" --file-prefix "$prefix-$runs" "${inf[@]}" -- \
 		--map 0:1 --mac-swap -T 1 --xstats "${args[@]}" > "$work/sig.out" 2>&1 &
 	pid=$!
-	( sleep 60; kill -KILL $pid 2>/dev/null ) &
+	( sleep 120; kill -KILL $pid 2>/dev/null ) &
 	watchdog=$!
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		grep -q '^statistics:' "$work/sig.out" && break
 		sleep 0.1
 	done
@@ -201,7 +207,8 @@ for sig in TERM INT; do
 	rm -rf "/var/run/dpdk/$prefix-$runs"
 	out=$(cat "$work/sig.out")
 	tx=$(grepl '^  port 1:' | tail -1 | awk '{ print $6 }')
-	expect_eq "SIG$sig: exit 0 with final statistics" "0 1" "$rc $(grepl -c '^final statistics:')"
+	expect_eq "SIG$sig: exit 0 with final statistics" "0 1" \
+		"$rc $(grepl -c '^final statistics:')"
 	if [ "${tx:-0}" -gt 0 ] &&
 	   [ "$(grepl '^  tx_good_packets: ' | tail -1 | awk '{ print $2 }')" = "$tx" ]; then
 		pass "SIG$sig: frames forwarded, port 1's xstats tx_good_packets agrees ($tx)"
@@ -213,18 +220,23 @@ done
 start=$(date +%s%N)
 run -l 0 -- "${inf[@]}" -- --map 0:1 -T 0 --duration 1
 ms=$((($(date +%s%N) - start) / 1000000))
-if [ "$rc" = 0 ] && [ "$ms" -ge 1000 ] && [ "$ms" -lt 20000 ]; then
-	pass "--duration 1: exits 0 after about a second (${ms} ms)"
+# no upper bound but run's timeout: a loaded machine may take long to start EAL
+if [ "$rc" = 0 ] && [ "$ms" -ge 1000 ] && [ "$(grepl -c '^final statistics:')" = 1 ]; then
+	pass "--duration 1: exits 0 after at least a second, with final statistics (${ms} ms)"
 else
-	fail "--duration 1: exits 0 after about a second" "rc $rc, $ms ms"
+	fail "--duration 1: exits 0 after at least a second, with final statistics" \
+		"rc $rc, $ms ms"
 fi
 
 # --- 7. bad options: exit 2, one line says why
 pcap2=(--vdev "net_pcap0,rx_pcap=$work/in.pcap" --vdev net_null0)
 bad() { # bad EXPECTED_MESSAGE_PART ARGS...
 	local msg=$1
+	local -a l=(-l 0)
 	shift
-	run "${lcores[@]}" -- "${pcap2[@]}" -- "$@"
+	# worker lcores only where the placement needs them: fewer threads to start
+	[[ "$*" == *--pipeline* ]] && l=("${lcores[@]}")
+	run "${l[@]}" -- "${pcap2[@]}" -- "$@"
 	expect_eq "bad option '$*': exit 2" "2" "$rc"
 	if echo "$out" | grep -qF -- "$msg"; then
 		pass "bad option '$*': says '$msg'"
