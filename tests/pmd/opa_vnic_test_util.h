@@ -318,6 +318,44 @@ peer_rx(struct vtopo *t, struct rte_mbuf **pkts, uint16_t n)
 	return got;
 }
 
+/* Print a port's non-zero xstats (diagnosis of a failed test). */
+static inline void
+xstats_dump(const char *who, uint16_t port)
+{
+	struct rte_eth_xstat_name names[256];
+	struct rte_eth_xstat v[256];
+	int n = rte_eth_xstats_get_names(port, names, RTE_DIM(names)), i;
+
+	if (n <= 0 || n > (int)RTE_DIM(names) || rte_eth_xstats_get(port, v, n) != n)
+		return;
+	for (i = 0; i < n; i++)
+		if (v[i].value != 0)
+			fprintf(stderr, "%s %s %" PRIu64 "\n", who, names[i].name, v[i].value);
+}
+
+/* The state of both ends' management (diagnosis of a failed test). */
+static inline void
+em_call_dump(struct vtopo *t)
+{
+	unsigned int i;
+
+	xstats_dump("vport 0", t->vp[0]);
+	if (t->generic)
+		return;
+	xstats_dump("A", t->a.port);
+	xstats_dump("B", t->b.port);
+	for (i = 0; i < 2; i++) {
+		struct hfi1_model_stats s = node_model_stats(i == 0 ? &t->a : &t->b);
+
+		fprintf(stderr, "model %c: sdma %" PRIu64 " halts %" PRIu64 " wire tx %" PRIu64
+			" rx %" PRIu64 " busy %" PRIu64 " rcv %" PRIu64 " rhq_full %" PRIu64
+			" egr_full %" PRIu64 " ctxt_off %" PRIu64 " dma_err %" PRIu64 "\n",
+			i == 0 ? 'A' : 'B', s.sdma_pkts, s.sdma_halts, s.wire_tx, s.wire_rx,
+			s.wire_busy, s.rcv_pkts, s.rcv_rhq_full, s.rcv_egr_full,
+			s.rcv_ctxt_disabled, s.rcv_dma_error);
+	}
+}
+
 /*
  * One EM request from B (or the generic fabric's far end) to the agent;
  * returns the reply status (or -1 when no reply came within t->em_ms).
@@ -374,6 +412,9 @@ em_call(struct vtopo *t, uint8_t method, uint16_t attr, uint32_t mod, const void
 		}
 		rte_pktmbuf_free(r);	/* VNIC traffic or a trap: not ours */
 	}
+	/* no reply: what the device saw (diagnosis of a failed test) */
+	fprintf(stderr, "em_call: no reply to attr 0x%04x tid %" PRIu64 "\n", attr, tid);
+	em_call_dump(t);
 	return -1;
 }
 
@@ -402,21 +443,6 @@ em_cfg(struct vnic_vesw_info *v, struct vnic_port_info *p, uint16_t vesw, uint8_
        uint16_t mtu, uint8_t state)
 {
 	em_cfg_lid(v, p, vesw, idx, mtu, state, A_LID);
-}
-
-/* Print a port's non-zero xstats (diagnosis of a failed test). */
-static inline void
-xstats_dump(const char *who, uint16_t port)
-{
-	struct rte_eth_xstat_name names[256];
-	struct rte_eth_xstat v[256];
-	int n = rte_eth_xstats_get_names(port, names, RTE_DIM(names)), i;
-
-	if (n <= 0 || n > (int)RTE_DIM(names) || rte_eth_xstats_get(port, v, n) != n)
-		return;
-	for (i = 0; i < n; i++)
-		if (v[i].value != 0)
-			fprintf(stderr, "%s %s %" PRIu64 "\n", who, names[i].name, v[i].value);
 }
 
 /* SET VESWPORT_INFO for vport @idx with @v and @p; returns the status. */

@@ -30,12 +30,13 @@ leftovers() {
 leftovers > "$work/before"
 
 # In the background to learn its PID: its EAL file-prefixes are
-# omniplane-demo-PID-{sw,a,b,em}.
+# omniplane-demo-PID-{sw,a,b,em}. Its output is shown as it comes (a run
+# stopped by the timeout shows where it was).
 OMNIPLANE_BUILD_DIR="$build" "$src/scripts/demo.sh" $frames > "$work/demo.out" 2>&1 &
 demo_pid=$!
+tail -n +1 -s 0.2 -f --pid=$demo_pid "$work/demo.out" | sed 's/^/# /'
 wait $demo_pid
 rc=$?
-sed 's/^/# /' "$work/demo.out"
 out=$(cat "$work/demo.out")
 
 if [ "$rc" -eq 77 ]; then

@@ -5,14 +5,16 @@
 # net_opa_vnic on the multi-process model fabric of scripts/fabric.sh:
 # opa-switch, node A (Debian's dpdk-testpmd with the net_hfi1 and
 # net_opa_vnic plugins, net_pcap ports), node B (examples/l2fwd-vnic
-# --mac-swap) and opa-em applying YAML configs written here. Four phases,
-# each on a fresh fabric:
+# --mac-swap) and opa-em applying YAML configs written here. Four
+# behaviours in three phases, each on a fresh fabric:
 #
-#   jumbo:   vesw 1 with mtu 9000; 60..9014-byte frames A -> B -> A
-#   state:   A's vport 0 set drop_all, then forwarding again, then the MAC
-#   + mac    table of the running port changed (one testpmd process, one
-#            net_pcap port per step, chosen with `set portlist`)
-#   reverse: B sends what A sent it back on vesw 2 (--map 2:3,3:2)
+#   jumbo:   vesw 1 with mtu 9000; 60..9014-byte frames A -> B -> A, and
+#            vesw 1 traffic never seen on a vesw 2 port (isolation 1/2)
+#   state:   A's vport 0 set drop_all, then forwarding again (link events,
+#            drops), then the MAC table of the running port changed (one
+#            testpmd process, one net_pcap port per step, `set portlist`)
+#   reverse: B sends what A sent it back on vesw 2 (--map 2:3,3:2): it
+#            reaches A's vesw 2 port, never its vesw 1 port (isolation 2/2)
 #
 # In every phase both nodes' vport 0 are on vesw 1 and vport 1 on vesw 2.
 # Ports: A 2 = vport 0, 3 = vport 1, 4.. = net_pcap; B 2 = vport 0, 3 = vport 1.
@@ -44,7 +46,17 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM
+# meson ends a test that overruns with SIGTERM and, 0.5 s later, SIGKILL to
+# its process group, which the nodes are not in (timeout(1) gives them a
+# group of their own): pass the signal on and remove what the run made
+# before anything else.
+on_signal() {
+	trap - INT TERM
+	kill -TERM $a_pid $b_pid $sw_pid 2>/dev/null
+	rm -rf "/var/run/dpdk/$prefix-"* "$fabric_pdir" "$work"
+	exit 1
+}
+trap on_signal INT TERM
 t0=$(date +%s)
 
 mac_a=$(lmac 0x301 1 $FABRIC_A_LID)   # A's vport 0 (vesw 1)
@@ -132,35 +144,34 @@ gen() {
 		editcap -F pcap "$2.ng" "$2" && rm -f "$2.ng"
 }
 
-# wait_frames FILE N: until FILE holds N frames (30 s at most: loaded CI).
-wait_frames() {
-	for _ in $(seq 300); do
-		[ "$(pcap count "$1")" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# wait_xstat PORT NAME N: until A's xstat reaches N (5 s or so).
-wait_xstat() {
-	for _ in $(seq 25); do
-		[ "$(a_xstat "$1" "$2")" -ge "$3" ] 2>/dev/null && return 0
+# within SECONDS CMD...: run CMD until it succeeds, for SECONDS at most.
+within() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$end" ] && return 1
 		sleep 0.2
 	done
-	return 1
+}
+
+has_frames() { # FILE N: FILE holds N frames or more
+	[ "$(pcap count "$1")" -ge "$2" ]
+}
+
+xstat_reaches() { # PORT NAME N: A's xstat is N or more
+	[ "$(a_xstat "$1" "$2")" -ge "$3" ] 2>/dev/null
 }
 
 lsc_events() { # A's link state change events of port 2 so far
 	grep -c '^Port 2: link state change event' "$work/a.log"
 }
 
-# wait_lsc N: until A logged more than N events for port 2 (5 s at most).
-wait_lsc() {
-	for _ in $(seq 50); do
-		[ "$(lsc_events)" -gt "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
+lsc_after() { # N: A logged more than N events for port 2
+	[ "$(lsc_events)" -gt "$1" ]
+}
+
+link_is() { # PORT up|down: the link of A's port
+	[ "$(a_info "$1" 'Link status')" = "$2" ]
 }
 
 # em_counter CONFIG NODE INDEX KEY: a vport counter read over VEMA (opa-em
@@ -194,6 +205,7 @@ phase_start() {
 # b.log now).
 phase_stop() {
 	fabric_stop >/dev/null 2>&1
+	# No crash, no hang at exit (B: every mbuf back, or it exits 1).
 	expect_eq "$phase: testpmd (A) and l2fwd-vnic (B) exit 0" "A 0, B 0" "A $a_rc, B $b_rc"
 }
 
@@ -241,24 +253,23 @@ a_cmd "port config mtu 2 9000"
 expect_eq "jumbo: before the EM, A's vport 0 refuses MTU 9000 (vesw eth_mtu 1500)" 1 \
 	"$(grep -c "MTU 9000 is above the vesw's MTU 1500" "$work/a.log")"
 em apply "$work/jumbo.yaml" > "$work/jumbo-apply.txt"
+# (the EM accepted and read back a vesw with eth_mtu 9000)
 expect_eq "jumbo: opa-em applies vesw 1 with mtu 9000 (exit 0)" 0 "$?"
-wait_for "$work/a.log" '^Port 2: link state change event' 50
-# After the EM set eth_mtu 9000 the same request is accepted and the port
-# reports the EM's MTU.
+within 5 link_is 2 up
+# After the EM set eth_mtu 9000 the same request is accepted (on the port
+# restarted, as a jumbo-frame set-up would do).
 a_cmd "port stop 2"
 a_cmd "port config mtu 2 9000"
 a_cmd "port start 2"
 expect_eq "jumbo: after the EM, A's vport 0 accepts MTU 9000 (no second refusal)" 1 \
 	"$(grep -c "MTU 9000 is above the vesw's MTU" "$work/a.log")"
-expect_eq "jumbo: A's vport 0 MTU 9000, net_pcap MTU 9000" "9000 9000" \
+# Both ports of the io stream are set up for jumbo frames.
+expect_eq "jumbo: A's vport 0 and its net_pcap port report MTU 9000" "9000 9000" \
 	"$(a_info 2 MTU) $(a_info 4 MTU)"
-for _ in $(seq 50); do
-	[ "$(a_info 2 'Link status')" = up ] && break
-	sleep 0.1
-done
+within 5 link_is 2 up
 a_cmd "set portlist 2,4,3"
 a_cmd "start"
-wait_frames "$work/j-out.pcap" "$j_frames"
+within 20 has_frames "$work/j-out.pcap" "$j_frames"
 sleep 0.3 # a duplicate would come now
 a_cmd "stop"
 # Every frame, up to 9014 bytes, crossed the fabric both ways once, intact:
@@ -308,7 +319,8 @@ phase_start state
 node_a_start "vports=2" "$pcaps" --no-flush-rx --forward-mode=io
 start_b --map 2:2,3:3
 em apply "$work/fwd.yaml" > /dev/null
-wait_for "$work/a.log" '^Port 2: link state change event' 50
+within 5 link_is 2 up
+# The starting point: the EM's FORWARDING is what brings the link up.
 expect_eq "state: A's vport 0 link up once the EM set it forwarding" up "$(a_info 2 'Link status')"
 
 # DROP_ALL: the EM's state change reaches the running port as a link-down
@@ -316,14 +328,17 @@ expect_eq "state: A's vport 0 link up once the EM set it forwarding" up "$(a_inf
 n=$(lsc_events)
 em apply "$work/drop.yaml" > /dev/null
 expect_eq "state: opa-em applies drop_all to A's vport 0 (exit 0)" 0 "$?"
-wait_lsc "$n"
+within 5 lsc_after "$n"
+# The application is told (one LSC event) and sees the link down.
 expect_eq "state: drop_all: A logs 'Port 2: link state change event'" 1 "$(( $(lsc_events) - n ))"
 expect_eq "state: drop_all: show port info 2 says link down" down "$(a_info 2 'Link status')"
 a_cmd "set portlist 2,4"
 a_cmd "start"
-wait_xstat 2 tx_drop_state $st_n
+within 10 xstat_reaches 2 tx_drop_state $st_n
 sleep 0.3
 a_cmd "stop"
+# The port still takes frames (no link check in testpmd) but sends none:
+# each is counted as dropped for the vport state, none as sent.
 expect_eq "state: drop_all: every frame A sent counts as tx_drop_state" $st_n \
 	"$(a_xstat 2 tx_drop_state)"
 expect_eq "state: drop_all: A's vport 0 sent nothing (tx_unicast 0)" 0 "$(a_xstat 2 tx_unicast)"
@@ -335,14 +350,17 @@ expect_eq "state: drop_all: no frame reached B (its vport 0 rx_packets 0)" 0 \
 n=$(lsc_events)
 em apply "$work/fwd.yaml" > /dev/null
 expect_eq "state: opa-em applies forwarding to A's vport 0 again (exit 0)" 0 "$?"
-wait_lsc "$n"
+within 5 lsc_after "$n"
+# Back to FORWARDING: one more LSC event, link up.
 expect_eq "state: forwarding: A logs 'Port 2: link state change event'" 1 "$(( $(lsc_events) - n ))"
 expect_eq "state: forwarding: show port info 2 says link up" up "$(a_info 2 'Link status')"
 a_cmd "set portlist 2,5"
 a_cmd "start"
-wait_frames "$work/s-fwd-out.pcap" $st_n
+within 20 has_frames "$work/s-fwd-out.pcap" $st_n
 sleep 0.3
 a_cmd "stop"
+# Traffic flows again on the same running port: every frame to B and back,
+# B counts them, and no more state drops.
 expect_eq "state: forwarding: all $st_n frames made the round trip once, MACs swapped" \
 	"all $st_n back once, MACs swapped" \
 	"$(pcap swapped "$work/s-fwd.pcap" "$work/s-fwd-out.pcap")"
@@ -354,9 +372,11 @@ expect_eq "state: forwarding: tx_drop_state did not move" $st_n "$(a_xstat 2 tx_
 # vesw) has no DLID until the EM puts it in A's MAC table.
 a_cmd "set portlist 2,6"
 a_cmd "start"
-wait_xstat 2 tx_dlid_zero $st_n
+within 10 xstat_reaches 2 tx_dlid_zero $st_n
 sleep 0.3
 a_cmd "stop"
+# No entry: no DLID, so every frame is dropped as tx_dlid_zero, nothing
+# is sent and B sees nothing new.
 expect_eq "mac: without an entry, every frame to $mac_x counts as tx_dlid_zero" $st_n \
 	"$(a_xstat 2 tx_dlid_zero)"
 expect_eq "mac: without an entry, A's tx_unicast did not move" $st_n "$(a_xstat 2 tx_unicast)"
@@ -364,15 +384,18 @@ expect_eq "mac: without an entry, nothing more reached B" $st_n \
 	"$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)"
 n=$(lsc_events)
 em apply "$work/mac.yaml" > "$work/mac-apply.txt"
+# The EM wrote (and read back) exactly the one entry.
 expect_eq "mac: opa-em adds {mac: $mac_x, dlid: $FABRIC_B_LID} to A's vport 0 (exit 0)" 0 "$?"
 expect_eq "mac: opa-em reports 1 MAC entry for A's vport 0" 1 \
 	"$(grep -c "^node $FABRIC_A_LID vport 0: .* 1 MAC entries: applied" "$work/mac-apply.txt")"
 a_cmd "set portlist 2,7"
 a_cmd "start"
-wait_frames "$work/s-x1-out.pcap" $st_n
+within 20 has_frames "$work/s-x1-out.pcap" $st_n
 sleep 0.3
 a_cmd "stop"
-# The running port (never stopped) now finds the DLID in its new snapshot.
+# The running port (never stopped) finds the DLID in its new policy: the
+# same kind of frames are now sent (tx_unicast), none dropped for want of a
+# DLID, B receives them, and they come back through B's MAC swap.
 expect_eq "mac: with the entry, A's tx_unicast grew by $st_n" $((2 * st_n)) \
 	"$(a_xstat 2 tx_unicast)"
 expect_eq "mac: with the entry, tx_dlid_zero did not move" $st_n "$(a_xstat 2 tx_dlid_zero)"
@@ -381,6 +404,7 @@ expect_eq "mac: with the entry, B's vport 0 rx_packets grew by $st_n" $((2 * st_
 expect_eq "mac: with the entry, all $st_n frames to $mac_x came back (B swapped the MACs)" \
 	"all $st_n back once, MACs swapped" \
 	"$(pcap swapped "$work/s-x1.pcap" "$work/s-x1-out.pcap")"
+# A MAC table change is not a state change: no link event.
 expect_eq "mac: the MAC table change raised no link event" 0 "$(( $(lsc_events) - n ))"
 phase_stop
 phase_end
@@ -399,26 +423,33 @@ node_a_start "vports=2" "--vdev net_pcap0,rx_pcap=$work/r-in.pcap,tx_pcap=$work/
 	--no-flush-rx --forward-mode=io --port-topology=chained
 start_b --map 2:3,3:2
 em apply "$work/fwd.yaml" > /dev/null
+# (the config this phase's results depend on was applied)
 expect_eq "reverse: opa-em applies the two-vesw config (exit 0)" 0 "$?"
-wait_for "$work/a.log" '^Port 2: link state change event' 50
+within 5 link_is 2 up
+within 5 link_is 3 up
 a_cmd "start"
-wait_frames "$work/r-out.pcap" $r_n
+within 20 has_frames "$work/r-out.pcap" $r_n
 sleep 0.3
 a_cmd "stop"
+# The frames did make it back to A, through vesw 2 ...
 expect_eq "reverse: all $r_n frames came back through vesw 2 once, MACs swapped" \
 	"all $r_n back once, MACs swapped" \
 	"$(pcap swapped "$work/r-in.pcap" "$work/r-out.pcap")"
+# ... on A's vesw 2 port only, though addressed to A's vesw 1 LMAC.
 expect_eq "isolation: B's vesw 2 frames reached A's vesw 2 port (vport 1 rx_unicast $r_n)" \
 	$r_n "$(a_xstat 3 rx_unicast)"
 expect_eq "isolation: none reached A's vesw 1 port (vport 0 rx 0, so it forwarded nothing to vport 1)" \
 	"rx 0 vport1 tx 0" "rx $(a_xstat 2 rx_good_packets) vport1 tx $(a_xstat 3 tx_good_packets)"
 phase_stop
+# And the other way on B: A's vesw 1 frames reached only B's vesw 1 port.
 expect_eq "reverse: B's vport 0 received all, its vport 1 sent all" "rx $r_n tx 0|rx 0 tx $r_n" \
 	"$(b_final 2 | cut -d' ' -f1-4)|$(b_final 3 | cut -d' ' -f1-4)"
 phase_end
 
 ########################################################################
+# Every phase cleaned up after itself.
 left=$(for d in $pdirs; do [ -e "$d" ] && echo "$d"; done
+	ls "$work"/*.sock "$work/a.in" 2>/dev/null
 	ls -d /var/run/dpdk/$prefix-* 2>/dev/null
 	pgrep -f -- "--file-prefix $prefix-" || true)
 expect_eq "no process, socket, plugin copy or DPDK runtime directory left behind" "" "$left"
