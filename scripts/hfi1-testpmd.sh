@@ -12,7 +12,8 @@
 # Both forward in io mode. A runs interactively and, after forwarding,
 # prints net_hfi1's extended statistics (port 1: port 0 is the wire, owned
 # by the model). Logs: WORKDIR/a.log, WORKDIR/b.log. Exit status 0 when
-# both processes exited 0. Leaves no process or runtime directory behind.
+# both processes exited 0. Leaves no process or runtime directory behind;
+# WORKDIR/run.env names the EAL file-prefix and plugin directory it used.
 #
 # Usage: scripts/hfi1-testpmd.sh BUILD_DIR WORKDIR IN_PCAP
 set -uo pipefail
@@ -30,6 +31,9 @@ cp "$build/drivers/net/hfi1/librte_net_hfi1.so" "$pdir/" || exit 1
 plugin=$pdir/librte_net_hfi1.so
 prefix=omniplane-hfi1-$$
 sock=$work/wire.sock
+# What this run makes, for a caller's "nothing left behind" check (other
+# runs may be going on at the same time).
+printf 'prefix=%s\npdir=%s\n' "$prefix" "$pdir" > "$work/run.env"
 eal="--no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:warning"
 eal="$eal --log-level=pmd.net.memif:error -d $plugin"
 pmd="--forward-mode=io --total-num-mbufs=16384"

@@ -980,6 +980,15 @@ out:
 		if (app.used[p])
 			rte_eth_dev_close(p);
 	}
+	/*
+	 * Then every port left, as testpmd does: a fabric port net_opa_vnic
+	 * released on its last close is closed before EAL removes the vdevs
+	 * in creation order (a started wire under it would refuse to close).
+	 */
+	RTE_ETH_FOREACH_DEV(p) {
+		rte_eth_dev_stop(p);
+		rte_eth_dev_close(p);
+	}
 	if (pool != NULL) {
 		/* ports closed: every mbuf must be back */
 		unsigned int avail = rte_mempool_avail_count(pool);

@@ -12,7 +12,7 @@
 # Every packet must come back byte for byte, in order, with no error
 # counter moving, and both processes must leave nothing behind.
 #
-# The run itself is scripts/hfi1-testpmd.sh, which scripts/demo.sh uses too.
+# The run itself is scripts/hfi1-testpmd.sh.
 #
 # Usage: test_hfi1_testpmd.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
@@ -79,9 +79,14 @@ expect_eq "A's xstats: no error counter moved" "" "$errs"
 expect_eq "A: per-queue xstats count the packets" "rx_q0_packets: $frames" \
 	"$(grep -o "rx_q0_packets: [0-9]*" "$work/a.log")"
 
-# Nothing left behind.
-left=$(ls -d /var/run/dpdk/omniplane-hfi1-* /run/omniplane-pmd.* "$work/wire.sock" 2>/dev/null
-	pgrep -f "file-prefix omniplane-hfi1-" || true)
+# Nothing this run made is left behind (other tests may be running).
+run_prefix=$(sed -n 's/^prefix=//p' "$work/run.env")
+run_pdir=$(sed -n 's/^pdir=//p' "$work/run.env")
+expect_eq "the run names its EAL file-prefix and plugin directory" yes \
+	"$([ -n "$run_prefix" ] && [ -n "$run_pdir" ] && echo yes)"
+left=$(ls -d /var/run/dpdk/"${run_prefix:-omniplane-hfi1}"-* ${run_pdir:+"$run_pdir"} \
+	"$work/wire.sock" 2>/dev/null
+	pgrep -f "file-prefix ${run_prefix:-omniplane-hfi1}-" || true)
 expect_eq "no process or runtime directory left behind" "" "$left"
 if [ "$failed" -ne 0 ]; then
 	for f in run a b; do

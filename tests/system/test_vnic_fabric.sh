@@ -207,6 +207,10 @@ phase_stop() {
 	fabric_stop >/dev/null 2>&1
 	# No crash, no hang at exit (B: every mbuf back, or it exits 1).
 	expect_eq "$phase: testpmd (A) and l2fwd-vnic (B) exit 0" "A 0, B 0" "A $a_rc, B $b_rc"
+	# Both close every port, the fabric and its wire included, before EAL
+	# removes the vdevs (a started wire cannot be closed).
+	expect_eq "$phase: every port closed at exit (no 'Cannot close started device')" 0 \
+		"$(cat "$work/a.log" "$work/b.log" | grep -c 'Cannot close started device')"
 }
 
 # phase_end: keep the phase's logs; show them when one of its checks failed.
