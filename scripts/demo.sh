@@ -98,6 +98,9 @@ grep -E '^summary node=(1|2) index=0' "$work/status.txt" | cut -c1-110 || true
 fabric_stop
 [ "$a_rc" -eq 0 ] || fail "testpmd exited $a_rc"
 [ "$b_rc" -eq 0 ] || fail "l2fwd-vnic exited $b_rc"
+# A clean exit closes every port (the fabric and its wire) before EAL goes.
+! grep -q 'Cannot close started device' "$work/a.log" "$work/b.log" ||
+	fail "a port was still started at exit: $(grep -h 'Cannot close' "$work/a.log" "$work/b.log" | head -1)"
 
 echo "== counters"
 xs() { # PORT NAME: an xstat of node A from its log

@@ -181,10 +181,13 @@ fabric_stop() {
 	b_rc=0
 	if [ -n "$a_pid" ]; then
 		echo quit >&"$a_in" 2>/dev/null
-		for _ in $(seq 100); do
+		# 30 s: a loaded 2-core machine can starve the exit for seconds.
+		for _ in $(seq 300); do
 			kill -0 "$a_pid" 2>/dev/null || break
 			sleep 0.1
 		done
+		# a_pid is timeout(1): testpmd is its child
+		pkill -KILL -P "$a_pid" 2>/dev/null || true
 		kill -KILL "$a_pid" 2>/dev/null || true
 		wait "$a_pid" || a_rc=$?
 		exec {a_in}>&-
@@ -192,10 +195,11 @@ fabric_stop() {
 	fi
 	if [ -n "$b_pid" ]; then
 		kill -INT "$b_pid" 2>/dev/null || true
-		for _ in $(seq 100); do
+		for _ in $(seq 300); do
 			kill -0 "$b_pid" 2>/dev/null || break
 			sleep 0.1
 		done
+		pkill -KILL -P "$b_pid" 2>/dev/null || true
 		kill -KILL "$b_pid" 2>/dev/null || true
 		wait "$b_pid" || b_rc=$?
 		b_pid=

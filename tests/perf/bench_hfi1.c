@@ -30,10 +30,10 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "bench_io.h"
 #include "opa16b.h"
 #include "test_eal.h"
 
-#define BURST 32
 #define IN_FLIGHT 256
 #define POOL_SIZE 8191
 
@@ -75,55 +75,6 @@ seed(uint16_t port, uint32_t len)
 	while (sent < IN_FLIGHT && tries++ < 100000)
 		sent += rte_eth_tx_burst(port, 0, m + sent, IN_FLIGHT - sent);
 	return sent == IN_FLIGHT ? 0 : -1;
-}
-
-static inline uint64_t
-fwd(uint16_t from, uint16_t to)
-{
-	struct rte_mbuf *m[BURST];
-	uint16_t n = rte_eth_rx_burst(from, 0, m, BURST), sent;
-
-	if (n == 0)
-		return 0;
-	sent = rte_eth_tx_burst(to, 0, m, n);
-	if (unlikely(sent < n))
-		rte_pktmbuf_free_bulk(m + sent, n - sent);
-	return sent;
-}
-
-/* Forward for about seconds; returns cycles per packet, *mpps the rate. */
-static double
-run(uint16_t a, uint16_t b, double seconds, double *mpps)
-{
-	uint64_t hz = rte_get_tsc_hz(), pkts = 0, start, end;
-
-	/* Warm up, then measure. */
-	start = rte_rdtsc();
-	while (rte_rdtsc() - start < hz / 20) {
-		fwd(a, b);
-		fwd(b, a);
-	}
-	start = rte_rdtsc();
-	end = start + (uint64_t)(seconds * hz);
-	while (rte_rdtsc() < end)
-		pkts += fwd(a, b) + fwd(b, a);
-	end = rte_rdtsc();
-	*mpps = pkts / ((double)(end - start) / hz) / 1e6;
-	return pkts ? (double)(end - start) / pkts : 0;
-}
-
-static void
-drain(uint16_t a, uint16_t b)
-{
-	struct rte_mbuf *m[BURST];
-	unsigned int i, n;
-
-	for (i = 0; i < 1000; i++) {
-		n = rte_eth_rx_burst(a, 0, m, BURST);
-		rte_pktmbuf_free_bulk(m, n);
-		n = rte_eth_rx_burst(b, 0, m, BURST);
-		rte_pktmbuf_free_bulk(m, n);
-	}
 }
 
 static int
@@ -183,10 +134,10 @@ main(void)
 			fprintf(stderr, "bench_hfi1: seeding failed\n");
 			return 1;
 		}
-		rc = run(ra, rb, secs, &rm);
-		hc = run(ha, hb, secs, &hm);
-		drain(ra, rb);
-		drain(ha, hb);
+		rc = bench_run(ra, rb, secs, &rm);
+		hc = bench_run(ha, hb, secs, &hm);
+		bench_drain(ra, rb, 1000);
+		bench_drain(ha, hb, 1000);
 		printf("%5u B   %6.2f   %8.1f           %6.2f   %8.1f           %5.1fx\n",
 				sizes[i], rm, rc, hm, hc, rc > 0 ? hc / rc : 0);
 	}

@@ -30,6 +30,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
+#include "bench_io.h"
 #include "hfi1_ethdev.h"
 #include "opa16b.h"
 #include "opa16b_fm.h"
@@ -40,7 +41,6 @@
 #include "vema_mad.h"
 #include "vnic.h"
 
-#define BURST 32
 #define IN_FLIGHT 256
 #define POOL_SIZE 16383
 #define FABRIC_ID 0x301
@@ -153,53 +153,6 @@ seed(uint16_t port, uint32_t len, bool vnic)
 	return sent == IN_FLIGHT ? 0 : -1;
 }
 
-static inline uint64_t
-fwd(uint16_t from, uint16_t to)
-{
-	struct rte_mbuf *m[BURST];
-	uint16_t n = rte_eth_rx_burst(from, 0, m, BURST), sent;
-
-	if (n == 0)
-		return 0;
-	sent = rte_eth_tx_burst(to, 0, m, n);
-	if (unlikely(sent < n))
-		rte_pktmbuf_free_bulk(m + sent, n - sent);
-	return sent;
-}
-
-static double
-run(uint16_t a, uint16_t b, double seconds, double *mpps)
-{
-	uint64_t hz = rte_get_tsc_hz(), pkts = 0, start, end;
-
-	start = rte_rdtsc();
-	while (rte_rdtsc() - start < hz / 20) {
-		fwd(a, b);
-		fwd(b, a);
-	}
-	start = rte_rdtsc();
-	end = start + (uint64_t)(seconds * hz);
-	while (rte_rdtsc() < end)
-		pkts += fwd(a, b) + fwd(b, a);
-	end = rte_rdtsc();
-	*mpps = pkts / ((double)(end - start) / hz) / 1e6;
-	return pkts ? (double)(end - start) / pkts : 0;
-}
-
-static void
-drain(uint16_t a, uint16_t b)
-{
-	struct rte_mbuf *m[BURST];
-	unsigned int i, n;
-
-	for (i = 0; i < 2000; i++) {
-		n = rte_eth_rx_burst(a, 0, m, BURST);
-		rte_pktmbuf_free_bulk(m, n);
-		n = rte_eth_rx_burst(b, 0, m, BURST);
-		rte_pktmbuf_free_bulk(m, n);
-	}
-}
-
 static int
 setup(uint16_t *ba, uint16_t *bb, uint16_t *va, uint16_t *vb)
 {
@@ -270,10 +223,10 @@ main(void)
 			fprintf(stderr, "bench_opa_vnic: seeding failed\n");
 			return 1;
 		}
-		bc = run(ba, bb, secs, &bm);
-		vc = run(va, vb, secs, &vm);
-		drain(ba, bb);
-		drain(va, vb);
+		bc = bench_run(ba, bb, secs, &bm);
+		vc = bench_run(va, vb, secs, &vm);
+		bench_drain(ba, bb, 2000);
+		bench_drain(va, vb, 2000);
 		printf("%5u B   %6.2f   %8.1f               %6.2f   %8.1f            %5.0f%%\n",
 		       sizes[i], bm, bc, vm, vc, bm > 0 ? 100.0 * vm / bm : 0);
 	}
