@@ -62,6 +62,7 @@ struct vtopo_opts {
 	const char *a_extra;		/* more net_hfi1 devargs of node A */
 	uint16_t rxd, txd;		/* VNIC queue sizes (256) */
 	bool lsc;			/* intr_conf.lsc = 1 on the VNIC ports */
+	unsigned int dev_queues;	/* queues= devarg when not the queues configured */
 };
 
 static inline int
@@ -122,7 +123,7 @@ vtopo_create_opts(struct vtopo *t, unsigned int nb_vports, unsigned int nq,
 		assert_int_equal(rte_eth_dev_start(t->b.port), 0);
 	}
 	snprintf(args, sizeof(args), "fabric=%s,vports=%u,queues=%u%s%s", t->a.name, nb_vports,
-		 nq, extra[0] ? "," : "", extra);
+		 o->dev_queues != 0 ? o->dev_queues : nq, extra[0] ? "," : "", extra);
 	assert_int_equal(rte_vdev_init(VNIC_NAME, args), 0);
 	vtopo_configure_ports(t, nb_vports, nq, o);
 }

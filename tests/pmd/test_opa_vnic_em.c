@@ -144,6 +144,61 @@ test_drop_all_link_down_lsc(void **state)
 	assert_int_equal(rte_mempool_avail_count(test_pool), TEST_POOL_SIZE);
 }
 
+static int closed_in_cb;
+static int close_armed;
+
+/*
+ * An LSC callback that closes its port, as an application may decide to;
+ * once only: ethdev keeps the callback of a released port id, which the
+ * next test's port may reuse.
+ */
+static int
+close_on_lsc_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
+{
+	(void)arg;
+	(void)ret;
+	if (type != RTE_ETH_EVENT_INTR_LSC ||
+	    !__atomic_exchange_n(&close_armed, 0, __ATOMIC_ACQ_REL))
+		return 0;
+	rte_eth_dev_stop(port);
+	if (rte_eth_dev_close(port) == 0)
+		__atomic_store_n(&closed_in_cb, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/*
+ * The application closes the device's last port from the LSC callback the
+ * EM's FORWARDING raised, i.e. inside the control path's own alarm. The
+ * control path finishes there: no later tick runs on the released agent
+ * and rings (ASan would see it), and the device still goes cleanly.
+ */
+static void
+test_last_port_closed_from_lsc_callback(void **state)
+{
+	struct vtopo_opts o = { .lsc = true };
+	struct vtopo t;
+	unsigned int i;
+
+	(void)state;
+	closed_in_cb = 0;
+	close_armed = 1;
+	vtopo_create_opts(&t, 1, 1, &o);
+	assert_int_equal(rte_eth_dev_callback_register(t.vp[0], RTE_ETH_EVENT_INTR_LSC,
+						       close_on_lsc_cb, NULL), 0);
+	vtopo_start(&t);
+	em_set_vport(&t, 0, 10, 1500, VNIC_STATE_FORWARDING);
+	for (i = 0; i < VT_WAIT_MS && !__atomic_load_n(&closed_in_cb, __ATOMIC_ACQUIRE); i++)
+		usleep(1000);
+	assert_int_equal(__atomic_load_n(&closed_in_cb, __ATOMIC_ACQUIRE), 1);
+	assert_false(rte_eth_dev_is_valid_port(t.vp[0]));
+	/* many control periods (5 ms): a re-armed alarm would run now */
+	usleep(100 * 1000);
+	assert_int_equal(rte_vdev_uninit(VNIC_NAME), 0);
+	node_destroy(&t.b);
+	rte_vdev_uninit(t.a.name);
+	assert_int_equal(rte_mempool_avail_count(test_pool), TEST_POOL_SIZE);
+}
+
 /*
  * The MAC table on a running port decides DLIDs: a global unicast MAC with
  * no entry and no default ports is dropped (tx_dlid_zero); an entry sends
@@ -720,6 +775,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		vnic_test(test_drop_all_link_down_lsc),
+		vnic_test(test_last_port_closed_from_lsc_callback),
 		vnic_test(test_mac_table_sets_dlid),
 		vnic_test(test_base_mac_from_em),
 		vnic_test(test_mtu_and_jumbo_frames),

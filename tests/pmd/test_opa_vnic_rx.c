@@ -213,6 +213,27 @@ test_ring_size_is_nb_desc_pow2(void **state)
 	check_ring_capacity(32, 64);
 }
 
+/*
+ * A ring holds at most its queue's share of the device's pool: 1024
+ * descriptors are the limit dev_info gives and rx_queue_setup enforces,
+ * so a slow queue cannot take the mbufs every other vport receives into.
+ */
+static void
+test_rx_desc_limit_is_the_pool_share(void **state)
+{
+	struct rte_eth_dev_info info;
+	struct vtopo t;
+
+	(void)state;
+	vtopo_create(&t, 1, 1, "");
+	assert_int_equal(rte_eth_dev_info_get(t.vp[0], &info), 0);
+	assert_int_equal(info.rx_desc_lim.nb_max, 1024);
+	assert_int_equal(rte_eth_rx_queue_setup(t.vp[0], 0, 2048, SOCKET_ID_ANY, NULL,
+						test_pool), -EINVAL);
+	vtopo_destroy(&t);
+	check_ring_capacity(1024, 1024);
+}
+
 static struct rxbins bins;
 
 /* How many frames of bin @k are eth_fill(dst @mac) frames with seq % 5 == @cls. */
@@ -387,6 +408,53 @@ test_multiqueue_rx_spread(void **state)
 }
 
 /*
+ * queues= is a maximum: with queues=2 the fabric spreads VNIC packets over
+ * two data contexts, yet the application configures one RX queue per
+ * vport. That queue polls both fabric queues, so no flow is lost: all
+ * frames of 32 flows per vport arrive, on their own vport, and net_hfi1
+ * received them on both contexts (else the test would prove nothing).
+ */
+static void
+test_fewer_rx_queues_than_fabric_queues(void **state)
+{
+	enum { FLOWS = 32 };
+	struct vtopo_opts o = { .dev_queues = 2 };
+	struct rte_ether_addr mac[2];
+	uint64_t fq0[2], f0;
+	unsigned int i, v, q;
+	struct vtopo t;
+
+	(void)state;
+	vtopo_create_opts(&t, 2, 1, &o);
+	vtopo_forward_all(&t, 1500);
+	for (v = 0; v < 2; v++)
+		mac[v] = port_mac(t.vp[v]);
+	for (q = 0; q < 2; q++)
+		fq0[q] = a_queue_xstat(&t, "rx_q%u_packets", q);
+	f0 = xstat(t.vp[0], "fabric_rx_packets");
+	for (v = 0; v < 2; v++)
+		for (i = 0; i < FLOWS; i++)
+			peer_send_ex(&t, (uint16_t)(10 * (v + 1)), 80, &mac[v], v * FLOWS + i,
+				     (uint16_t)i, test_pool, 16384);
+	vtopo_poll_all(&t, f0 + 2 * FLOWS, &bins, VT_WAIT_MS);
+	for (q = 0; q < 2; q++)
+		assert_true(a_queue_xstat(&t, "rx_q%u_packets", q) > fq0[q]);
+	for (v = 0; v < 2; v++) {
+		assert_int_equal(bins.n[v], FLOWS);
+		for (i = 0; i < bins.n[v]; i++) {
+			uint32_t seq;
+
+			memcpy(&seq, rte_pktmbuf_mtod_offset(bins.m[v][i], void *, 14), 4);
+			assert_int_equal(seq / FLOWS, v);
+			assert_true(frame_is(bins.m[v][i], 80, &mac[v], seq));
+		}
+	}
+	rxbins_free(&bins);
+	vtopo_destroy(&t);
+	assert_int_equal(rte_mempool_avail_count(test_pool), TEST_POOL_SIZE);
+}
+
+/*
  * Multi-queue transmit (vports=2, queues=2, engines=2 on a 16-engine HFI).
  * Each VNIC TX queue owns two fabric TX queues of its own, (vport * 2 +
  * queue) * 2 + {0, 1}, and sends each flow on the one its entropy picks
@@ -456,8 +524,10 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		vnic_test(test_slow_consumer_overflow_counted),
 		vnic_test(test_ring_size_is_nb_desc_pow2),
+		vnic_test(test_rx_desc_limit_is_the_pool_share),
 		vnic_test(test_vesw_isolation),
 		vnic_test(test_multiqueue_rx_spread),
+		vnic_test(test_fewer_rx_queues_than_fabric_queues),
 		vnic_test(test_multiqueue_tx_engines),
 	};
 

@@ -59,6 +59,8 @@ extern int opa_vnic_logtype;
 #define OPA_VNIC_MAX_MC_MACS 128
 /** Fabric descriptors per queue. */
 #define OPA_VNIC_FABRIC_DESC 1024
+/** Most descriptors of a VNIC RX queue: its hand-over ring, budgeted in the pool. */
+#define OPA_VNIC_RX_DESC_MAX 1024
 
 /** Per-poller counters of the fabric receive path (not a vport's). */
 struct opa_vnic_fabric_rx_stats {
@@ -82,7 +84,9 @@ struct opa_vnic_rxq {
 	struct vnic_rxq_stats *st;	/**< &dev->rx_stats[vport][poller] */
 	uint16_t qid;
 	uint16_t poller;		/**< index among all RX queues of the device */
-	int16_t fabric_q;		/**< fabric RX queue it may poll, -1 none */
+	int16_t fabric_q;		/**< first fabric RX queue it polls, -1 none;
+					 * then every nb_rx_queues-th one */
+	uint16_t fabric_rr;		/**< which of them it polls first */
 	uint16_t fabric_port;
 	unsigned int rcu_id;		/**< RCU reader id */
 	struct opa_vnic_fabric_rx_stats fst;
@@ -118,6 +122,7 @@ struct opa_vnic_port {
 	uint8_t index;			/**< vport index (attr_mod) */
 	bool started;
 	bool link_up;			/**< as last reported */
+	bool lsc_pending;		/**< start/stop changed the link: next tick tells */
 	struct rte_ether_addr base_mac;	/**< EM's base MAC as last applied */
 	uint16_t applied_mtu;		/**< EM's eth_mtu as last applied */
 	struct opa_vnic_rxq *rxq[OPA_VNIC_MAX_QUEUES];
@@ -167,6 +172,7 @@ struct opa_vnic_dev {
 	struct vema_agent *agent;
 	rte_spinlock_t ctl_lock;	/**< the one writer of vports and agent */
 	bool alarm_set;
+	bool ctl_stopped;		/**< control path finished: the alarm stops */
 	struct rte_rcu_qsbr *qsbr;
 	struct opa_vnic_retired *retired;
 	/** vesw id -> vport index + 1 (0: none); bytes written one at a time */

@@ -172,7 +172,7 @@ port_apply(struct opa_vnic_dev *dev, struct opa_vnic_port *port)
 	up = vnic_forwarding(p);
 	if (up == port->link_up)
 		return false;
-	port->link_up = up;
+	__atomic_store_n(&port->link_up, up, __ATOMIC_RELEASE);
 	/* Publish it before the LSC event: with intr_conf.lsc set,
 	 * rte_eth_link_get_nowait() returns dev_link without calling
 	 * link_update, so the application would read the old link.
@@ -206,18 +206,20 @@ vesw_map_refresh(struct opa_vnic_dev *dev)
 			__atomic_store_n(&dev->vesw_map[i], want[i], __ATOMIC_RELEASE);
 }
 
+/*
+ * The port was started or stopped. A link change is told by the next tick,
+ * from the control thread: an LSC callback run inside the application's
+ * own rte_eth_dev_stop() could close the port under it.
+ */
 void
 opa_vnic_ctl_port_state(struct opa_vnic_dev *dev, struct opa_vnic_port *port)
 {
-	bool changed;
-
 	rte_spinlock_lock(&dev->ctl_lock);
 	carrier_update(dev, port);
-	changed = port_apply(dev, port);
+	if (port_apply(dev, port))
+		port->lsc_pending = true;
 	vesw_map_refresh(dev);
 	rte_spinlock_unlock(&dev->ctl_lock);
-	if (changed)
-		rte_eth_dev_callback_process(port->eth, RTE_ETH_EVENT_INTR_LSC, NULL);
 }
 
 int
@@ -245,7 +247,7 @@ opa_vnic_ctl_tick(struct opa_vnic_dev *dev)
 {
 	struct rte_mbuf *m[MGMT_BURST];
 	struct rte_eth_link link;
-	uint16_t changed[OPA_VNIC_MAX_VPORTS];
+	uint16_t changed[OPA_VNIC_MAX_VPORTS];	/* their ethdev port ids */
 	unsigned int nb_changed = 0, n = 0, i;
 	size_t len;
 
@@ -274,16 +276,23 @@ opa_vnic_ctl_tick(struct opa_vnic_dev *dev)
 		mgmt_send(dev, dev->mgmt_reply, len);
 
 	for (i = 0; i < dev->nb_vports; i++)
-		if (dev->ports[i] != NULL && port_apply(dev, dev->ports[i]))
-			changed[nb_changed++] = (uint16_t)i;
+		if (dev->ports[i] != NULL &&
+		    (port_apply(dev, dev->ports[i]) || dev->ports[i]->lsc_pending)) {
+			dev->ports[i]->lsc_pending = false;
+			changed[nb_changed++] = dev->ports[i]->port_id;
+		}
 	vesw_map_refresh(dev);
 	opa_vnic_ctl_reclaim(dev, false);
 	rte_spinlock_unlock(&dev->ctl_lock);
 
-	/* Callbacks may call back into the PMD: never under ctl_lock. */
+	/*
+	 * Callbacks may call back into the PMD: never under ctl_lock. One may
+	 * close a port (even the last one): ports are named by id, not by
+	 * their private data, which closing frees.
+	 */
 	for (i = 0; i < nb_changed; i++)
-		if (dev->ports[changed[i]] != NULL)
-			rte_eth_dev_callback_process(dev->ports[changed[i]]->eth,
+		if (rte_eth_dev_is_valid_port(changed[i]))
+			rte_eth_dev_callback_process(&rte_eth_devices[changed[i]],
 						     RTE_ETH_EVENT_INTR_LSC, NULL);
 }
 
@@ -292,7 +301,12 @@ ctl_alarm(void *arg)
 {
 	struct opa_vnic_dev *dev = arg;
 
+	if (__atomic_load_n(&dev->ctl_stopped, __ATOMIC_ACQUIRE))
+		return;
 	opa_vnic_ctl_tick(dev);
+	/* An LSC callback of this tick may have closed the last port. */
+	if (__atomic_load_n(&dev->ctl_stopped, __ATOMIC_ACQUIRE))
+		return;
 	if (rte_eal_alarm_set(dev->mgmt_period_us, ctl_alarm, dev) != 0) {
 		OPA_VNIC_LOG(ERR, "%s: cannot re-arm the control alarm: management stops",
 			     dev->name);
@@ -349,6 +363,12 @@ opa_vnic_ctl_fini(struct opa_vnic_dev *dev)
 {
 	struct rte_mbuf *m;
 
+	/*
+	 * Cancelling fails (EINPROGRESS) when this runs inside the alarm, from
+	 * an LSC callback that closed the last port: the flag stops the
+	 * running tick from re-arming.
+	 */
+	__atomic_store_n(&dev->ctl_stopped, true, __ATOMIC_RELEASE);
 	if (dev->alarm_set) {
 		rte_eal_alarm_cancel(ctl_alarm, dev);
 		dev->alarm_set = false;

@@ -322,10 +322,12 @@ opa_vnic_dev_infos_get(struct rte_eth_dev *eth, struct rte_eth_dev_info *info)
 	/* Jumbo frames arrive chained whatever the application asked. */
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER;
 	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	info->rx_desc_lim.nb_max = 1u << 15;
-	info->rx_desc_lim.nb_min = 32;
-	info->rx_desc_lim.nb_align = 1;
-	info->tx_desc_lim = info->rx_desc_lim;
+	info->tx_desc_lim.nb_max = 1u << 15;	/* no TX ring: a mere hint */
+	info->tx_desc_lim.nb_min = 32;
+	info->tx_desc_lim.nb_align = 1;
+	/* The hand-over ring of a queue holds at most its share of the pool. */
+	info->rx_desc_lim = info->tx_desc_lim;
+	info->rx_desc_lim.nb_max = OPA_VNIC_RX_DESC_MAX;
 	info->speed_capa = RTE_ETH_LINK_SPEED_100G;
 	info->default_rxportconf.ring_size = 1024;
 	info->default_txportconf.ring_size = 1024;
@@ -344,9 +346,11 @@ opa_vnic_link_update(struct rte_eth_dev *eth, int wait)
 
 	RTE_SET_USED(wait);
 	/* Link follows oper_state: FORWARDING needs the EM, the port started
-	 * and the fabric link up.
+	 * and the fabric link up. link_up is what the control path last
+	 * applied (under ctl_lock): the policy snapshot itself may be retired
+	 * and freed under a thread that is no RCU reader.
 	 */
-	link.link_status = port->started && vnic_forwarding(vnic_vport_policy(port->vp));
+	link.link_status = port->started && __atomic_load_n(&port->link_up, __ATOMIC_ACQUIRE);
 	if (!link.link_status)
 		link.link_speed = RTE_ETH_SPEED_NUM_NONE;
 	return rte_eth_linkstatus_set(eth, &link);
@@ -578,7 +582,12 @@ static int
 opa_vnic_mtu_set(struct rte_eth_dev *eth, uint16_t mtu)
 {
 	struct opa_vnic_port *port = opa_vnic_port_of(eth);
-	uint16_t em = vnic_vport_policy(port->vp)->vesw.eth_mtu;
+	uint16_t em;
+
+	/* ctl_lock: no snapshot is freed while we read it */
+	rte_spinlock_lock(&port->dev->ctl_lock);
+	em = vnic_vport_policy(port->vp)->vesw.eth_mtu;
+	rte_spinlock_unlock(&port->dev->ctl_lock);
 
 	/* The EM's eth_mtu is the vesw's limit; both directions enforce it. */
 	if (mtu > em) {
@@ -835,7 +844,7 @@ fabric_setup(struct opa_vnic_dev *dev)
 	nb_rxq = dev->nb_fabric_rxq + (dev->mgmt_rxq >= 0 ? 1 : 0);
 	/* fabric descriptors, hand-over rings and copies in flight */
 	n = rte_align32pow2(nb_rxq * OPA_VNIC_FABRIC_DESC * 2 +
-			    dev->nb_pollers * 1024 + 4096) - 1;
+			    dev->nb_pollers * OPA_VNIC_RX_DESC_MAX + 4096) - 1;
 	snprintf(pname, sizeof(pname), "ovp_%u_%u", dev->fabric_port, (unsigned int)getpid());
 	/* One segment holds a 2048-byte MAD packet or a standard frame. */
 	dev->pool = rte_pktmbuf_pool_create(pname, n, 256, 0, RTE_PKTMBUF_HEADROOM + 2560,
@@ -992,7 +1001,8 @@ dev_shutdown(struct opa_vnic_dev *dev)
 		if (dev->ports[i] != NULL)
 			rte_eth_dev_release_port(eth);
 	}
-	if (dev->alarm_set || dev->agent != NULL)
+	/* also after a probe that failed half-way through ctl_init */
+	if (dev->alarm_set || dev->agent != NULL || dev->qsbr != NULL || dev->mgmt_ring != NULL)
 		opa_vnic_ctl_fini(dev);
 	if (!dev->fabric_gone && rte_eth_dev_is_valid_port(dev->fabric_port)) {
 		rte_eth_dev_callback_unregister(dev->fabric_port, RTE_ETH_EVENT_DESTROY,

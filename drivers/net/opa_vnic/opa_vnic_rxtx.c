@@ -49,13 +49,14 @@ vport_of_hdr(const struct opa_vnic_dev *dev, const void *hdr)
 }
 
 /*
- * Poll the fabric queue q may poll (the caller holds its lock): FM packets
+ * Poll fabric RX queue @p fq for q (the caller holds its lock): FM packets
  * go to the control path, VNIC frames of q's vport to @p out, other vports'
- * frames to their rings. Returns the frames put in @p out (at most room).
+ * frames to the ring of their RX queue fq mod their queue count (a flow
+ * stays on one queue). Returns the frames put in @p out (at most room).
  */
 static uint16_t
-poll_fabric(struct opa_vnic_dev *dev, struct opa_vnic_rxq *q, struct rte_mbuf **out,
-	    uint16_t room)
+poll_fabric(struct opa_vnic_dev *dev, struct opa_vnic_rxq *q, uint16_t fq,
+	    struct rte_mbuf **out, uint16_t room)
 {
 	struct rte_mbuf *in[OPA_VNIC_BURST];
 	struct rte_mbuf *hand[OPA_VNIC_MAX_VPORTS][OPA_VNIC_BURST];
@@ -65,7 +66,7 @@ poll_fabric(struct opa_vnic_dev *dev, struct opa_vnic_rxq *q, struct rte_mbuf **
 	uint8_t copy[OPA16B_VNIC_HDR_LEN];
 	uint16_t nb, i, kept = 0, own = q->port->index;
 
-	nb = rte_eth_rx_burst(q->fabric_port, (uint16_t)q->fabric_q, in, room);
+	nb = rte_eth_rx_burst(q->fabric_port, fq, in, room);
 	if (nb == 0)
 		return 0;
 	fst->packets += nb;
@@ -140,7 +141,7 @@ poll_fabric(struct opa_vnic_dev *dev, struct opa_vnic_rxq *q, struct rte_mbuf **
 		/* A stopped port drops its frames; stop waits for this lock. */
 		if (t != NULL && __atomic_load_n(&t->started, __ATOMIC_ACQUIRE) &&
 		    t->eth->data->nb_rx_queues > 0)
-			tq = t->rxq[q->qid % t->eth->data->nb_rx_queues];
+			tq = t->rxq[fq % t->eth->data->nb_rx_queues];
 		if (tq != NULL)
 			done = rte_ring_mp_enqueue_burst(tq->ring, (void **)hand[v], n, NULL);
 		else
@@ -166,10 +167,24 @@ opa_vnic_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	if (n > OPA_VNIC_BURST)
 		n = OPA_VNIC_BURST;
 	got = rte_ring_sc_dequeue_burst(q->ring, (void **)pkts, n, NULL);
-	if (got < n && q->fabric_q >= 0 &&
-	    rte_spinlock_trylock(&dev->frx_lock[q->fabric_q])) {
-		got += poll_fabric(dev, q, pkts + got, n - got);
-		rte_spinlock_unlock(&dev->frx_lock[q->fabric_q]);
+	/*
+	 * Fabric queues fabric_q, fabric_q + nb_rx_queues, ...: with fewer VNIC
+	 * queues than fabric queues (queues= is a maximum) none goes unpolled.
+	 */
+	if (q->fabric_q >= 0) {
+		unsigned int stride = RTE_MAX(q->port->eth->data->nb_rx_queues, (uint16_t)1);
+		unsigned int k = (dev->nb_fabric_rxq - q->fabric_q + stride - 1) / stride, i;
+
+		/* Start one further each burst: a busy queue starves no other. */
+		q->fabric_rr = (uint16_t)(q->fabric_rr + 1u < k ? q->fabric_rr + 1 : 0);
+		for (i = 0; i < k && got < n; i++) {
+			uint16_t fq = (uint16_t)(q->fabric_q + ((q->fabric_rr + i) % k) * stride);
+
+			if (!rte_spinlock_trylock(&dev->frx_lock[fq]))
+				continue;
+			got += poll_fabric(dev, q, fq, pkts + got, n - got);
+			rte_spinlock_unlock(&dev->frx_lock[fq]);
+		}
 	}
 	if (got == 0)
 		return 0;
@@ -229,26 +244,22 @@ encap_copy(struct opa_vnic_txq *q, struct rte_mbuf *m, const struct opa16b_vnic_
 	return c;
 }
 
-/* Give a packet back its frame: the fabric did not take it. */
+/*
+ * Give a packet encapsulated in place back its frame: the fabric did not
+ * take it. In-place encapsulation never adds a segment (a frame without
+ * room is copied), so every segment stays the caller's, even an empty last
+ * one that held the trailer.
+ */
 static void
 encap_undo(struct rte_mbuf *m, uint32_t eth_len)
 {
 	struct rte_mbuf *last = rte_pktmbuf_lastseg(m);
 	uint32_t trailer = m->pkt_len - OPA16B_VNIC_HDR_LEN - eth_len;
-	struct rte_mbuf *s;
 
 	m->data_off += OPA16B_VNIC_HDR_LEN;
 	m->data_len -= OPA16B_VNIC_HDR_LEN;
 	last->data_len -= trailer;
 	m->pkt_len = eth_len;
-	if (last->data_len == 0 && m->nb_segs > 1) {
-		/* an empty segment added for the trailer goes */
-		for (s = m; s->next != last; s = s->next)
-			;
-		s->next = NULL;
-		m->nb_segs--;
-		rte_pktmbuf_free_seg(last);
-	}
 }
 
 /* One chunk of at most OPA_VNIC_BURST packets; see opa_vnic_tx_burst(). */
