@@ -232,6 +232,7 @@ model_csr_write(struct hfi1_hw *hw, uint32_t off, uint64_t val)
 		return;
 	}
 	__atomic_store_n(csr, val, __ATOMIC_RELEASE);
+	model_rsm_decode(m);	/* rare (control path): whatever was written */
 }
 
 static void

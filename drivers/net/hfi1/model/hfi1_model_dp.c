@@ -305,47 +305,68 @@ sdma_step_locked(struct hfi1_model *m, struct model_engine *e)
 static uint32_t
 pkt_bits(const uint8_t *hdr, uint32_t off, uint32_t width)
 {
-	uint32_t byte = off / 8, shift = off % 8;
-	uint32_t v = hdr[byte] | (uint32_t)hdr[byte + 1] << 8;
+	uint32_t shift = off % 8;
+	uint16_t v;
+
+	memcpy(&v, hdr + off / 8, sizeof(v));	/* one load; x86 is little-endian */
+	v = rte_le_to_cpu_16(v);
 
 	return (v >> shift) & ((1u << width) - 1);
 }
 
 #define RSM_HDR_BYTES 40	/* covers every offset a rule can name */
 
+void
+model_rsm_decode(struct hfi1_model *m)
+{
+	unsigned int r, n = 0;
+
+	if (m->rcv_ctrl & HFI1_RCV_CTRL_RSM_ENABLE) {
+		for (r = 0; r < HFI1_RSM_RULES; r++) {
+			uint64_t cfg = m->rsm_cfg[r], sel = m->rsm_select[r];
+			uint64_t match = m->rsm_match[r];
+			struct model_rsm_rule *d = &m->rsm_rule[n];
+
+			if (!(cfg & HFI1_RCV_RSM_CFG_ENABLE) ||
+			    ((cfg >> HFI1_RCV_RSM_CFG_PKT_TYPE_SHIFT) & 0x7) !=
+			    HFI1_RHF_RCV_TYPE_BYPASS)
+				continue;
+			d->field1 = (uint8_t)(sel >> HFI1_RCV_RSM_SELECT_FIELD1_SHIFT);
+			d->field2 = (uint8_t)(sel >> HFI1_RCV_RSM_SELECT_FIELD2_SHIFT);
+			d->mask1 = (uint8_t)match;
+			d->value1 = (uint8_t)(match >> 8);
+			d->mask2 = (uint8_t)(match >> 16);
+			d->value2 = (uint8_t)(match >> 24);
+			d->index1 = (uint8_t)(sel >> HFI1_RCV_RSM_SELECT_INDEX1_OFF_SHIFT);
+			d->width1 = (sel >> HFI1_RCV_RSM_SELECT_INDEX1_WIDTH_SHIFT) & 0xF;
+			d->index2 = (uint8_t)(sel >> HFI1_RCV_RSM_SELECT_INDEX2_OFF_SHIFT);
+			d->width2 = (sel >> HFI1_RCV_RSM_SELECT_INDEX2_WIDTH_SHIFT) & 0xF;
+			d->offset = (uint8_t)(cfg >> HFI1_RCV_RSM_CFG_OFFSET_SHIFT);
+			n++;
+		}
+	}
+	m->rsm_nb_rules = n;
+	for (r = 0; r < HFI1_RSM_MAP_ENTRIES; r++)
+		m->rsm_map_byte[r] = (uint8_t)(m->rsm_map[r / 8] >> (8 * (r % 8)));
+}
+
 static int
 rsm_steer(const struct hfi1_model *m, const uint8_t *hdr)
 {
 	unsigned int r;
 
-	if (!(m->rcv_ctrl & HFI1_RCV_CTRL_RSM_ENABLE))
-		return -1;
-	for (r = 0; r < HFI1_RSM_RULES; r++) {
-		uint64_t cfg = m->rsm_cfg[r], sel = m->rsm_select[r];
-		uint64_t match = m->rsm_match[r];
-		uint32_t f1, f2, i1, i2, w1, w2, entry;
+	for (r = 0; r < m->rsm_nb_rules; r++) {
+		const struct model_rsm_rule *d = &m->rsm_rule[r];
+		uint32_t entry;
 
-		if (!(cfg & HFI1_RCV_RSM_CFG_ENABLE) ||
-		    ((cfg >> HFI1_RCV_RSM_CFG_PKT_TYPE_SHIFT) & 0x7) !=
-		    HFI1_RHF_RCV_TYPE_BYPASS)
+		if ((pkt_bits(hdr, d->field1, 8) & d->mask1) != d->value1 ||
+		    (pkt_bits(hdr, d->field2, 8) & d->mask2) != d->value2)
 			continue;
-		f1 = (sel >> HFI1_RCV_RSM_SELECT_FIELD1_SHIFT) & 0xFF;
-		f2 = (sel >> HFI1_RCV_RSM_SELECT_FIELD2_SHIFT) & 0xFF;
-		if ((pkt_bits(hdr, f1, 8) & (match & 0xFF)) !=
-		    ((match >> 8) & 0xFF) ||
-		    (pkt_bits(hdr, f2, 8) & ((match >> 16) & 0xFF)) !=
-		    ((match >> 24) & 0xFF))
-			continue;
-		i1 = (sel >> HFI1_RCV_RSM_SELECT_INDEX1_OFF_SHIFT) & 0xFF;
-		w1 = (sel >> HFI1_RCV_RSM_SELECT_INDEX1_WIDTH_SHIFT) & 0xF;
-		i2 = (sel >> HFI1_RCV_RSM_SELECT_INDEX2_OFF_SHIFT) & 0xFF;
-		w2 = (sel >> HFI1_RCV_RSM_SELECT_INDEX2_WIDTH_SHIFT) & 0xF;
 		/* ASSUMPTION (facts section 4): the two indexes are XORed. */
-		entry = ((cfg >> HFI1_RCV_RSM_CFG_OFFSET_SHIFT) & 0xFF) +
-			((w1 ? pkt_bits(hdr, i1, w1) : 0) ^
-			 (w2 ? pkt_bits(hdr, i2, w2) : 0));
-		entry &= HFI1_RSM_MAP_ENTRIES - 1;
-		return (m->rsm_map[entry / 8] >> (8 * (entry % 8))) & 0xFF;
+		entry = d->offset +
+			((d->width1 ? pkt_bits(hdr, d->index1, d->width1) : 0) ^
+			 (d->width2 ? pkt_bits(hdr, d->index2, d->width2) : 0));
+		return m->rsm_map_byte[entry & (HFI1_RSM_MAP_ENTRIES - 1)];
 	}
 	return -1;
 }

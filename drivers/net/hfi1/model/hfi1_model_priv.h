@@ -62,6 +62,18 @@ struct model_ctxt {
 /** HdrqOffset the model writes, in DWs: not 0, so the driver must honour it. */
 #define MODEL_HDRQ_OFFSET_DWS 2
 
+/*
+ * An enabled bypass RSM rule, decoded from its CSRs when they are written
+ * (the driver writes them with the port stopped), so that steering a
+ * packet costs a few byte loads instead of decoding three registers.
+ */
+struct model_rsm_rule {
+	uint8_t field1, mask1, value1;
+	uint8_t field2, mask2, value2;
+	uint8_t index1, width1, index2, width2;
+	uint8_t offset;
+};
+
 struct hfi1_model {
 	char name[32];
 	struct hfi1_model_conf conf;
@@ -73,6 +85,9 @@ struct hfi1_model {
 	uint64_t rsm_select[HFI1_RSM_RULES];
 	uint64_t rsm_match[HFI1_RSM_RULES];
 	uint64_t rsm_map[HFI1_RSM_MAP_ENTRIES / 8];
+	struct model_rsm_rule rsm_rule[HFI1_RSM_RULES];	/**< enabled, in order */
+	unsigned int rsm_nb_rules;
+	uint8_t rsm_map_byte[HFI1_RSM_MAP_ENTRIES];	/**< rsm_map, one context a byte */
 	uint64_t pkey[HFI1_MODEL_PKEYS / 4];
 	uint64_t sc_vl[2];
 	uint64_t *rcv_array;
@@ -98,6 +113,8 @@ struct hfi1_model {
 /* hfi1_model_dp.c */
 void model_sdma_step(struct hfi1_model *m, unsigned int e);
 void model_rcv_step(struct hfi1_model *m);
+/** Decode the enabled RSM rules after their CSRs (or RcvCtrl) changed. */
+void model_rsm_decode(struct hfi1_model *m);
 /** Consume one armed fault event of kind f. */
 static inline bool
 model_fault_take(struct hfi1_model *m, enum hfi1_model_fault f)
