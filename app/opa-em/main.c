@@ -25,6 +25,7 @@
 #include <rte_mbuf.h>
 #include <rte_random.h>
 
+#include "app_args.h"
 #include "em_client.h"
 #include "em_cmd.h"
 #include "em_config.h"
@@ -59,22 +60,6 @@ usage(const char *prog)
 		"exit: 0 ok, 1 usage or bad config (nothing sent), 2 error status or\n"
 		"      read-back mismatch, 3 node unreachable (or too few traps)\n",
 		prog);
-}
-
-static bool
-parse_num(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (s == NULL || *s == '\0' || *s == '-')
-		return false;
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno != 0 || *end != '\0' || v > max)
-		return false;
-	*out = v;
-	return true;
 }
 
 int
@@ -112,23 +97,23 @@ main(int argc, char **argv)
 
 		switch (opt) {
 		case 'p':
-			ok = parse_num(optarg, RTE_MAX_ETHPORTS - 1, &port);
+			ok = app_parse_num(optarg, RTE_MAX_ETHPORTS - 1, &port);
 			break;
 		case 't':
-			ok = parse_num(optarg, 3600000, &timeout) && timeout > 0;
+			ok = app_parse_num(optarg, 3600000, &timeout) && timeout > 0;
 			break;
 		case 'r':
-			ok = parse_num(optarg, 100, &retries);
+			ok = app_parse_num(optarg, 100, &retries);
 			break;
 		case 'l':
-			ok = parse_num(optarg, 3600000, &link_wait);
+			ok = app_parse_num(optarg, 3600000, &link_wait);
 			break;
 		case 'c':
-			ok = parse_num(optarg, UINT_MAX, &v);
+			ok = app_parse_num(optarg, UINT_MAX, &v);
 			wo.count = (unsigned int)v;
 			break;
 		case 's':
-			ok = parse_num(optarg, 86400 * 365, &v);
+			ok = app_parse_num(optarg, 86400 * 365, &v);
 			wo.seconds = (unsigned int)v;
 			break;
 		case 'h':

@@ -30,6 +30,7 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
+#include "app_args.h"
 #include "sw_fwd.h"
 #include "sw_park.h"
 
@@ -98,22 +99,6 @@ usage(const char *prog)
 		prog);
 }
 
-static bool
-parse_num(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (s == NULL || *s == '\0' || *s == '-')
-		return false;
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno != 0 || *end != '\0' || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
 /* A port given by id or by name, as a switch port index; -1 if none. */
 static int
 port_index(const char *s)
@@ -122,7 +107,7 @@ port_index(const char *s)
 	uint16_t pid;
 	uint16_t i;
 
-	if (parse_num(s, UINT16_MAX, &id))
+	if (app_parse_num(s, UINT16_MAX, &id))
 		pid = (uint16_t)id;
 	else if (rte_eth_dev_get_port_by_name(s, &pid) != 0)
 		return -1;
@@ -146,7 +131,7 @@ add_route(const char *arg)
 	}
 	memcpy(lid_s, arg, eq - arg);
 	lid_s[eq - arg] = '\0';
-	if (!parse_num(lid_s, SW_LFT_SIZE - 1, &lid) || lid == 0) {
+	if (!app_parse_num(lid_s, SW_LFT_SIZE - 1, &lid) || lid == 0) {
 		fprintf(stderr, "opa-switch: --route %s: LID must be a unicast LID, 1..0x%x\n",
 			arg, SW_LFT_SIZE - 1);
 		return -1;
@@ -481,10 +466,10 @@ main(int argc, char **argv)
 			learn = true;
 			break;
 		case 's':
-			ok = parse_num(optarg, 86400, &period);
+			ok = app_parse_num(optarg, 86400, &period);
 			break;
 		case 'd':
-			ok = parse_num(optarg, 86400 * 365, &duration);
+			ok = app_parse_num(optarg, 86400 * 365, &duration);
 			break;
 		case 'h':
 			usage(argv[0]);

@@ -5,8 +5,8 @@
 # net_opa_vnic on the multi-process model fabric of scripts/fabric.sh:
 # opa-switch, node A (Debian's dpdk-testpmd with the net_hfi1 and
 # net_opa_vnic plugins, net_pcap ports), node B (examples/l2fwd-vnic
-# --mac-swap) and opa-em applying YAML configs written here. Four
-# behaviours in three phases, each on a fresh fabric:
+# --mac-swap) and opa-em applying YAML configs written here. Five
+# behaviours in four phases, each on a fresh fabric:
 #
 #   jumbo:   vesw 1 with mtu 9000; 60..9014-byte frames A -> B -> A, and
 #            vesw 1 traffic never seen on a vesw 2 port (isolation 1/2)
@@ -15,6 +15,8 @@
 #            testpmd process, one net_pcap port per step, `set portlist`)
 #   reverse: B sends what A sent it back on vesw 2 (--map 2:3,3:2): it
 #            reaches A's vesw 2 port, never its vesw 1 port (isolation 2/2)
+#   modes:   testpmd's mac, macswap, csum, txonly and rxonly engines on a
+#            VNIC port (io is the engine of the other phases)
 #
 # In every phase both nodes' vport 0 are on vesw 1 and vport 1 on vesw 2.
 # Ports: A 2 = vport 0, 3 = vport 1, 4.. = net_pcap; B 2 = vport 0, 3 = vport 1.
@@ -117,6 +119,9 @@ if cmd == 'count':
     print(len(frames(sys.argv[2])))
 elif cmd == 'longer':
     print(sum(1 for f in frames(sys.argv[2]) if len(f) > int(sys.argv[3])))
+elif cmd == 'dst':
+    want = bytes.fromhex(sys.argv[3].replace(':', ''))
+    print(sum(1 for f in frames(sys.argv[2]) if f[0:6] == want))
 elif cmd == 'max':
     print(max(len(f) for f in frames(sys.argv[2])))
 elif cmd == 'swapped':
@@ -448,6 +453,83 @@ phase_stop
 # And the other way on B: A's vesw 1 frames reached only B's vesw 1 port.
 expect_eq "reverse: B's vport 0 received all, its vport 1 sent all" "rx $r_n tx 0|rx 0 tx $r_n" \
 	"$(b_final 2 | cut -d' ' -f1-4)|$(b_final 3 | cut -d' ' -f1-4)"
+phase_end
+
+########################################################################
+# Phase 5: testpmd's forwarding engines on a VNIC port (io runs above).
+# One testpmd process, one net_pcap port per engine (4 mac, 5 macswap,
+# 6 csum), each forwarded with vport 0 (`set portlist 2,P`); B swaps MACs.
+#   mac:     pcap -> vport 0 with src = vport 0's MAC, dst = its peer (B);
+#            back the other way with the pcap port's MAC and peer
+#   macswap: frames from B to A: A's swap sends them to B, B's swap back to
+#            A, A's swap again: they come out with their MACs swapped
+#   csum:    like io, checksums done in software (no offload offered)
+# then txonly on vport 0 (dst = its peer, B) and rxonly, which reads what
+# B sent back meanwhile.
+m_n=150
+peer_p=02:00:00:00:0f:0f   # the pcap ports' peer in mac mode
+gen $m_n "$work/m-mac.pcap" 41 60 1514 "$mac_b" "$mac_a"
+gen $m_n "$work/m-swap.pcap" 42 60 1514 "$mac_a" "$mac_b"
+gen $m_n "$work/m-csum.pcap" 43 60 1514 "$mac_b" "$mac_a"
+pcaps=
+peers="--eth-peer=2,$mac_b"
+for p in mac swap csum; do
+	pcaps="$pcaps --vdev net_pcap_$p,rx_pcap=$work/m-$p.pcap,tx_pcap=$work/m-$p-out.pcap"
+done
+for p in 4 5 6; do
+	peers="$peers --eth-peer=$p,$peer_p"
+done
+phase_start modes
+node_a_start "vports=2" "$pcaps" --no-flush-rx --forward-mode=io $peers
+start_b --map 2:2,3:3
+em apply "$work/fwd.yaml" > /dev/null
+expect_eq "modes: opa-em applies the two-vesw config (exit 0)" 0 "$?"
+within 5 link_is 2 up
+
+# run_mode MODE PCAP_PORT OUT: forward one pcap port through vport 0.
+run_mode() {
+	a_cmd "set fwd $1"
+	a_cmd "set portlist 2,$2"
+	a_cmd "start"
+	within 20 has_frames "$3" $m_n
+	sleep 0.3
+	a_cmd "stop"
+}
+run_mode mac 4 "$work/m-mac-out.pcap"
+expect_eq "engine mac: all $m_n frames came back" $m_n "$(pcap count "$work/m-mac-out.pcap")"
+expect_eq "engine mac: each left vport 0 to its peer (B) and came back to the pcap port's peer" \
+	"$m_n $m_n" "$(a_xstat 2 tx_unicast) $(pcap dst "$work/m-mac-out.pcap" "$peer_p")"
+run_mode macswap 5 "$work/m-swap-out.pcap"
+expect_eq "engine macswap: all $m_n frames came back once, MACs swapped (A, B, A)" \
+	"all $m_n back once, MACs swapped" \
+	"$(pcap swapped "$work/m-swap.pcap" "$work/m-swap-out.pcap")"
+run_mode csum 6 "$work/m-csum-out.pcap"
+expect_eq "engine csum: all $m_n frames came back" $m_n "$(pcap count "$work/m-csum-out.pcap")"
+expect_eq "engines mac, macswap, csum: vport 0 sent and received $((3 * m_n)) frames, no drop" \
+	"tx $((3 * m_n)) rx $((3 * m_n)) drops 0" \
+	"tx $(a_xstat 2 tx_unicast) rx $(a_xstat 2 rx_unicast) drops $(( $(a_xstat 2 tx_errors) + $(a_xstat 2 rx_errors) ))"
+
+b0=$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)
+a_cmd "set fwd txonly"
+a_cmd "set portlist 2"
+a_cmd "start"
+within 10 xstat_reaches 2 tx_unicast $((3 * m_n + 1000))
+a_cmd "stop"
+tx1=$(a_xstat 2 tx_unicast)
+expect_eq "engine txonly: vport 0 sent generated frames to its peer, none without a DLID" \
+	"yes dlid0 0" "$([ "$tx1" -ge $((3 * m_n + 1000)) ] && echo yes) dlid0 $(a_xstat 2 tx_dlid_zero)"
+b1=$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)
+expect_eq "engine txonly: B's vport 0 received them (EM counters: at least 1000 more)" yes \
+	"$([ "$((b1 - b0))" -ge 1000 ] 2>/dev/null && echo yes)"
+rx1=$(a_xstat 2 rx_unicast)
+a_cmd "set fwd rxonly"
+a_cmd "start"
+within 10 xstat_reaches 2 rx_unicast $((rx1 + 100))
+a_cmd "stop"
+expect_eq "engine rxonly: vport 0 received what B sent back meanwhile, no receive error" \
+	"yes errors 0" \
+	"$([ "$(a_xstat 2 rx_unicast)" -ge $((rx1 + 100)) ] && echo yes) errors $(a_xstat 2 rx_errors)"
+phase_stop
 phase_end
 
 ########################################################################
