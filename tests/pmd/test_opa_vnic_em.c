@@ -167,10 +167,13 @@ close_on_lsc_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *re
 }
 
 /*
- * The application closes the device's last port from the LSC callback the
- * EM's FORWARDING raised, i.e. inside the control path's own alarm. The
- * control path finishes there: no later tick runs on the released agent
- * and rings (ASan would see it), and the device still goes cleanly.
+ * The application closes the device's last port from an LSC callback,
+ * which runs in the control path's own alarm: here the link-down of
+ * rte_eth_dev_stop(), which the next control tick announces. The control
+ * path finishes there: no later tick runs on the released agent and rings
+ * (ASan would see it), and the device still goes cleanly. (The EM's SET
+ * brings the link up first, with the callback not yet armed: a reply still
+ * on the wire when the fabric port closes would be lost with it.)
  */
 static void
 test_last_port_closed_from_lsc_callback(void **state)
@@ -181,12 +184,15 @@ test_last_port_closed_from_lsc_callback(void **state)
 
 	(void)state;
 	closed_in_cb = 0;
-	close_armed = 1;
+	close_armed = 0;
 	vtopo_create_opts(&t, 1, 1, &o);
 	assert_int_equal(rte_eth_dev_callback_register(t.vp[0], RTE_ETH_EVENT_INTR_LSC,
 						       close_on_lsc_cb, NULL), 0);
 	vtopo_start(&t);
 	em_set_vport(&t, 0, 10, 1500, VNIC_STATE_FORWARDING);
+	assert_true(link_wait(t.vp[0], true));
+	__atomic_store_n(&close_armed, 1, __ATOMIC_RELEASE);
+	assert_int_equal(rte_eth_dev_stop(t.vp[0]), 0);
 	for (i = 0; i < VT_WAIT_MS && !__atomic_load_n(&closed_in_cb, __ATOMIC_ACQUIRE); i++)
 		usleep(1000);
 	assert_int_equal(__atomic_load_n(&closed_in_cb, __ATOMIC_ACQUIRE), 1);

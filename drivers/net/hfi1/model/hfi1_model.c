@@ -40,6 +40,15 @@ in_block(uint32_t off, uint32_t base, uint32_t stride, uint32_t n,
 	return true;
 }
 
+/* Whether @p csr is one of the @p n registers of @p arr. */
+static inline bool
+in_array(const uint64_t *csr, const uint64_t *arr, size_t n)
+{
+	uintptr_t c = (uintptr_t)csr, a = (uintptr_t)arr;
+
+	return c >= a && c < a + n * sizeof(*arr);
+}
+
 /* The CSR a write or read lands on, or NULL. */
 static uint64_t *
 model_csr(struct hfi1_model *m, uint32_t off, bool *handled)
@@ -232,7 +241,11 @@ model_csr_write(struct hfi1_hw *hw, uint32_t off, uint64_t val)
 		return;
 	}
 	__atomic_store_n(csr, val, __ATOMIC_RELEASE);
-	model_rsm_decode(m);	/* rare (control path): whatever was written */
+	if (csr == &m->rcv_ctrl || in_array(csr, m->rsm_cfg, RTE_DIM(m->rsm_cfg)) ||
+	    in_array(csr, m->rsm_select, RTE_DIM(m->rsm_select)) ||
+	    in_array(csr, m->rsm_match, RTE_DIM(m->rsm_match)) ||
+	    in_array(csr, m->rsm_map, RTE_DIM(m->rsm_map)))
+		model_rsm_decode(m);	/* control path only: head updates are not */
 }
 
 static void
