@@ -329,7 +329,11 @@ vnic_rx_frame(const struct vnic_policy *p, struct vnic_rxq_stats *q, const void 
 		q->oversize++;
 		return false;
 	}
-	vnic_classify(frame, len, &cls);
+	/* The receive counters need only what the first 14 bytes say (len is
+	 * at least 60 here): no L3 parse, which only TX needs for RC. */
+	memset(&cls, 0, sizeof(cls));
+	cls.mcast = ((const uint8_t *)frame)[0] & 1;
+	cls.vlan = is_vlan_tpid(load_be16((const uint8_t *)frame + 12));
 	vnic_rxq_count(q, &cls, len);
 	return true;
 }
