@@ -161,17 +161,26 @@ em() {
 	return "${PIPESTATUS[0]}"
 }
 
-# stop_pid PID: SIGINT, then wait (up to 10 s), then SIGKILL.
-stop_pid() {
-	local p=$1
-	[ -n "$p" ] || return 0
-	kill -INT "$p" 2>/dev/null || true
-	for _ in $(seq 100); do
+# reap PID: wait for PID to exit, 30 s at most (a loaded 2-core machine can
+# starve an exit for seconds), then kill it and its children (PID may be
+# the timeout(1) around a node). Returns its exit status.
+reap() {
+	local p=$1 rc=0
+	for _ in $(seq 300); do
 		kill -0 "$p" 2>/dev/null || break
 		sleep 0.1
 	done
+	pkill -KILL -P "$p" 2>/dev/null || true
 	kill -KILL "$p" 2>/dev/null || true
-	wait "$p" 2>/dev/null || true
+	wait "$p" 2>/dev/null || rc=$?
+	return $rc
+}
+
+# stop_pid PID: SIGINT, then reap.
+stop_pid() {
+	[ -n "$1" ] || return 0
+	kill -INT "$1" 2>/dev/null || true
+	reap "$1" || true
 }
 
 # Stop everything: memif clients before the switch (net_memif in DPDK 22.11
@@ -181,27 +190,13 @@ fabric_stop() {
 	b_rc=0
 	if [ -n "$a_pid" ]; then
 		echo quit >&"$a_in" 2>/dev/null
-		# 30 s: a loaded 2-core machine can starve the exit for seconds.
-		for _ in $(seq 300); do
-			kill -0 "$a_pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		# a_pid is timeout(1): testpmd is its child
-		pkill -KILL -P "$a_pid" 2>/dev/null || true
-		kill -KILL "$a_pid" 2>/dev/null || true
-		wait "$a_pid" || a_rc=$?
+		reap "$a_pid" || a_rc=$?
 		exec {a_in}>&-
 		a_pid=
 	fi
 	if [ -n "$b_pid" ]; then
 		kill -INT "$b_pid" 2>/dev/null || true
-		for _ in $(seq 300); do
-			kill -0 "$b_pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		pkill -KILL -P "$b_pid" 2>/dev/null || true
-		kill -KILL "$b_pid" 2>/dev/null || true
-		wait "$b_pid" || b_rc=$?
+		reap "$b_pid" || b_rc=$?
 		b_pid=
 	fi
 	stop_pid "$sw_pid"
