@@ -400,14 +400,24 @@ rcv_deliver(struct hfi1_model *m, struct rte_mbuf *pkt)
 	uint64_t err = 0, entry, rhf;
 	struct model_ctxt *c;
 	uint8_t *rhq, *egr;
+	const uint8_t *p;
 	int ctxt;
 
-	const uint8_t *p = rte_pktmbuf_read(pkt, 0, RTE_MIN(len, sizeof(hdr)),
-			hdr);
-
-	/* rte_pktmbuf_read copies only when the bytes span segments. */
-	if (p != NULL && p != hdr)
-		memcpy(hdr, p, RTE_MIN(len, sizeof(hdr)));
+	/*
+	 * Read the header where it lies when the first segment holds all the
+	 * bytes a rule can name; copy it (zero-padded) only otherwise. A copy
+	 * read back at once at unaligned offsets stalls store forwarding:
+	 * ~20 cycles per steered packet that hardware does not spend.
+	 */
+	if (likely(pkt->data_len >= sizeof(hdr))) {
+		p = rte_pktmbuf_mtod(pkt, const uint8_t *);
+	} else {
+		p = rte_pktmbuf_read(pkt, 0, RTE_MIN(len, sizeof(hdr)), hdr);
+		/* rte_pktmbuf_read copies only when the bytes span segments. */
+		if (p != NULL && p != hdr)
+			memcpy(hdr, p, RTE_MIN(len, sizeof(hdr)));
+		p = hdr;
+	}
 	if (model_fault_take(m, HFI1_FAULT_DROP)) {
 		m->st.rcv_dropped_fault++;
 		return;
@@ -417,11 +427,11 @@ rcv_deliver(struct hfi1_model *m, struct rte_mbuf *pkt)
 		m->st.rcv_port_disabled++;
 		return;
 	}
-	if (len < OPA16B_LRH_LEN || opa16b_get_l2(hdr) != OPA16B_L2_16B) {
+	if (len < OPA16B_LRH_LEN || opa16b_get_l2(p) != OPA16B_L2_16B) {
 		m->st.rcv_not_bypass++;
 		return;
 	}
-	ctxt = rsm_steer(m, hdr);
+	ctxt = rsm_steer(m, p);
 	if (ctxt < 0)
 		ctxt = m->rcv_bypass & HFI1_RCV_BYPASS_CONTEXT_MASK;
 	c = ctxt < m->conf.nb_ctxts ? &m->ctx[ctxt] : NULL;
@@ -432,7 +442,7 @@ rcv_deliver(struct hfi1_model *m, struct rte_mbuf *pkt)
 	}
 	/* The length check hardware does: Length field against the bytes,
 	 * and the port MTU plus the largest header. */
-	if (len % 8 != 0 || (uint32_t)opa16b_get_len(hdr) * 8 != len ||
+	if (len % 8 != 0 || (uint32_t)opa16b_get_len(p) * 8 != len ||
 	    len > (uint32_t)m->conf.mtu + 124u)
 		err |= HFI1_RHF_LEN_ERR;
 	if (model_fault_take(m, HFI1_FAULT_RHF_ERR))
@@ -497,7 +507,7 @@ rcv_deliver(struct hfi1_model *m, struct rte_mbuf *pkt)
 		return;
 	}
 	chain_copy(pkt, len - data_len, egr + off);
-	memcpy(rhq + MODEL_HDRQ_OFFSET_DWS * 4, hdr, HFI1_BYPASS_HDR_LEN);
+	memcpy(rhq + MODEL_HDRQ_OFFSET_DWS * 4, p, HFI1_BYPASS_HDR_LEN);
 	c->egr_cur = cur;
 	c->egr_off = off + data_len;
 	c->egr_started = true;
@@ -529,6 +539,9 @@ model_rcv_step(struct hfi1_model *m)
 		return;
 	n = rte_eth_rx_burst(m->wire_port, 0, pkts, MODEL_BURST);
 	for (i = 0; i < n; i++) {
+		/* Steering reads the header first thing: have the next one near. */
+		if (i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 		m->st.wire_rx++;
 		rcv_deliver(m, pkts[i]);
 	}
