@@ -207,6 +207,21 @@ void vnic_classify(const void *frame, size_t len, struct vnic_frame_class *cls);
 uint32_t vnic_flow_hash(const void *frame, size_t len);
 
 /**
+ * vnic_classify() and vnic_flow_hash() in one walk over the headers: the
+ * same class and the same hash, for a transmit path that needs both.
+ *
+ * @param frame
+ *   The frame.
+ * @param len
+ *   Its length.
+ * @param cls
+ *   Filled, as by vnic_classify().
+ * @return
+ *   The frame's vnic_flow_hash().
+ */
+uint32_t vnic_classify_hash(const void *frame, size_t len, struct vnic_frame_class *cls);
+
+/**
  * The 16B entropy of a flow: its 32-bit hash folded to 8 significant bits
  * (XOR of the four bytes), the high byte 0.
  *

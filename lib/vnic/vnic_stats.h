@@ -220,6 +220,29 @@ enum vnic_tx_verdict vnic_tx_decide(const struct vnic_policy *p, const void *fra
 				    uint8_t *vl, struct vnic_frame_class *cls);
 
 /**
+ * vnic_tx_decide() for a frame without a NIC's flow hash: the flow hash is
+ * vnic_flow_hash(), computed in the same walk over the headers as the class.
+ *
+ * @param p
+ *   The policy.
+ * @param frame
+ *   The Ethernet frame (no FCS).
+ * @param len
+ *   Its length.
+ * @param f
+ *   Filled with the 16B fields when the verdict is VNIC_TX_SEND.
+ * @param vl
+ *   Filled with the VL then (may be NULL).
+ * @param cls
+ *   Filled with the frame's class then (for vnic_txq_count()).
+ * @return
+ *   The verdict.
+ */
+enum vnic_tx_verdict vnic_tx_decide_flow(const struct vnic_policy *p, const void *frame,
+					 uint32_t len, struct opa16b_vnic_fields *f,
+					 uint8_t *vl, struct vnic_frame_class *cls);
+
+/**
  * Count a frame dropped by a verdict.
  *
  * @param q
@@ -281,8 +304,36 @@ bool vnic_tx_frame(const struct vnic_policy *p, struct vnic_txq_stats *q, const 
  * @return
  *   true to deliver, false when dropped (and counted).
  */
-bool vnic_rx_frame(const struct vnic_policy *p, struct vnic_rxq_stats *q, const void *frame,
-		   uint32_t len);
+static inline bool
+vnic_rx_frame(const struct vnic_policy *p, struct vnic_rxq_stats *q, const void *frame,
+	      uint32_t len)
+{
+	const uint8_t *b = frame;
+	struct vnic_frame_class cls = { 0 };
+	uint16_t type;
+
+	if (!vnic_forwarding(p)) {
+		q->drop_state++;
+		return false;
+	}
+	if (len < OPA16B_VNIC_ETH_ZLEN) {
+		q->runt++;
+		return false;
+	}
+	if (len > (uint32_t)p->vesw.eth_mtu + OPA16B_VNIC_ETH_OVERHEAD) {
+		q->oversize++;
+		return false;
+	}
+	/* The receive counters need only what the first 14 bytes say (len is
+	 * at least 60 here): no L3 parse, which only TX needs for RC. Inline:
+	 * it runs once per received frame.
+	 */
+	cls.mcast = b[0] & 1;
+	type = (uint16_t)(b[12] << 8 | b[13]);
+	cls.vlan = type == RTE_ETHER_TYPE_VLAN || type == RTE_ETHER_TYPE_QINQ;
+	vnic_rxq_count(q, &cls, len);
+	return true;
+}
 
 /**
  * Sum per-queue counters into the EM's summary and error view.

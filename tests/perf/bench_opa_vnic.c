@@ -133,6 +133,10 @@ seed(uint16_t port, uint32_t len, bool vnic)
 		struct rte_ether_hdr *eh = (struct rte_ether_hdr *)p;
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
 
+		if (p == NULL) {
+			rte_pktmbuf_free_bulk(m, IN_FLIGHT);
+			return -1;
+		}
 		memset(p, 0, len);
 		/* IPv4/UDP between two LMAC hosts, one flow per packet */
 		opa16b_lmac_build(&lb, &eh->dst_addr);

@@ -1013,20 +1013,16 @@ test_flow_hash_stable_and_port_sensitive(void **state)
 	}
 }
 
-/* vnic_flow_hash, vnic_classify and vnic_tx_fields never read past len (0..100, heap, ASan). */
+#define NB_HASH_TEMPLATES 10
+
+/* Frames of every kind the parsers tell apart, the last random bytes. */
 static void
-test_flow_hash_never_reads_past_len(void **state)
+hash_templates(uint8_t tmpl[NB_HASH_TEMPLATES][FRAME_MAX])
 {
-	struct vnic_vesw_info v;
-	struct vnic_port_info p;
-	struct vnic_vport *vp = vport_configured(&v, &p);
-	uint8_t tmpl[10][FRAME_MAX];
 	uint64_t seed = 0x0b0b;
 	unsigned int t, i;
-	size_t len;
 
-	(void)state;
-	for (t = 0; t < ARRAY_LEN(tmpl); t++) {
+	for (t = 0; t < NB_HASH_TEMPLATES; t++) {
 		static const struct { uint16_t tpid[2]; uint16_t type; uint8_t proto; } k[] = {
 			{ { 0, 0 }, RTE_ETHER_TYPE_IPV4, IPPROTO_TCP },
 			{ { 0, 0 }, RTE_ETHER_TYPE_IPV4, IPPROTO_UDP },
@@ -1062,6 +1058,21 @@ test_flow_hash_never_reads_past_len(void **state)
 				tmpl[t][i] = (uint8_t)test_rand(&seed);
 		}
 	}
+}
+
+/* vnic_flow_hash, vnic_classify and vnic_tx_fields never read past len (0..100, heap, ASan). */
+static void
+test_flow_hash_never_reads_past_len(void **state)
+{
+	struct vnic_vesw_info v;
+	struct vnic_port_info p;
+	struct vnic_vport *vp = vport_configured(&v, &p);
+	uint8_t tmpl[NB_HASH_TEMPLATES][FRAME_MAX];
+	unsigned int t;
+	size_t len;
+
+	(void)state;
+	hash_templates(tmpl);
 	for (t = 0; t < ARRAY_LEN(tmpl); t++)
 		for (len = 0; len <= 100; len++) {
 			/* exactly len bytes: ASan reports any read past them */
@@ -1084,6 +1095,55 @@ test_flow_hash_never_reads_past_len(void **state)
 			vnic_tx_fields(vnic_vport_policy(vp), b, len, h, &f, NULL);
 			free(b);
 		}
+	vnic_vport_free(vp);
+}
+
+/*
+ * The TX path's one walk (vnic_classify_hash, vnic_tx_decide_flow) gives
+ * exactly what vnic_classify + vnic_flow_hash + vnic_tx_decide give, for
+ * every template cut at every length.
+ */
+static void
+test_classify_hash_is_classify_and_flow_hash(void **state)
+{
+	struct vnic_vesw_info v;
+	struct vnic_port_info p;
+	struct vnic_vport *vp = vport_configured(&v, &p);
+	struct vnic_policy *pol = policy_dup(vnic_vport_policy(vp));
+	uint8_t tmpl[NB_HASH_TEMPLATES][FRAME_MAX];
+	unsigned int t, sent = 0;
+	size_t len;
+
+	(void)state;
+	pol->port.oper_state = VNIC_STATE_FORWARDING;	/* decide, not drop */
+	hash_templates(tmpl);
+	for (t = 0; t < NB_HASH_TEMPLATES; t++)
+		for (len = 0; len <= FRAME_MAX; len++) {
+			struct vnic_frame_class c1, c2;
+			struct opa16b_vnic_fields f1, f2;
+			enum vnic_tx_verdict v1, v2;
+			uint32_t h;
+
+			vnic_classify(tmpl[t], len, &c1);
+			h = vnic_classify_hash(tmpl[t], len, &c2);
+			CHECK_EQ(h, vnic_flow_hash(tmpl[t], len), "template %u len %zu", t, len);
+			CHECK_EQ(memcmp(&c1, &c2, sizeof(c1)), 0, "template %u len %zu", t, len);
+			memset(&f1, 0, sizeof(f1));
+			memset(&f2, 0, sizeof(f2));
+			memset(&c1, 0, sizeof(c1));
+			memset(&c2, 0, sizeof(c2));
+			v1 = vnic_tx_decide(pol, tmpl[t], len, h, &f1, NULL, &c1);
+			v2 = vnic_tx_decide_flow(pol, tmpl[t], len, &f2, NULL, &c2);
+			CHECK_EQ(v1, v2, "template %u len %zu", t, len);
+			if (v1 == VNIC_TX_SEND) {
+				sent++;
+				CHECK_EQ(memcmp(&f1, &f2, sizeof(f1)), 0, "template %u len %zu", t, len);
+				CHECK_EQ(memcmp(&c1, &c2, sizeof(c1)), 0, "template %u len %zu", t, len);
+			}
+		}
+	/* the fields were compared, not only the refusals */
+	assert_true(sent > NB_HASH_TEMPLATES * 100);
+	free(pol);
 	vnic_vport_free(vp);
 }
 
@@ -1112,6 +1172,7 @@ main(void)
 		cmocka_unit_test(test_tx_fields_consistent),
 		cmocka_unit_test(test_flow_hash_stable_and_port_sensitive),
 		cmocka_unit_test(test_flow_hash_never_reads_past_len),
+		cmocka_unit_test(test_classify_hash_is_classify_and_flow_hash),
 	};
 
 	return cmocka_run_group_tests_name("vnic", tests, NULL, NULL);

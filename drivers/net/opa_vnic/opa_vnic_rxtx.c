@@ -16,7 +16,7 @@
 #include "opa16b.h"
 #include "opa_vnic.h"
 
-/* vnic_classify() and vnic_flow_hash() read at most this much of a frame. */
+/* vnic_classify_hash() reads at most this much of a frame. */
 #define VIEW_LEN 128
 
 /* A contiguous view of the first bytes of a frame (copied when split). */
@@ -49,14 +49,34 @@ vport_of_hdr(const struct opa_vnic_dev *dev, const void *hdr)
 }
 
 /*
+ * Judge a frame of q's own vport against its policy @p p: deliver (true) or
+ * drop, counted either way on q's counters (their only writer).
+ */
+static __rte_always_inline bool
+rx_judge(struct opa_vnic_rxq *q, const struct vnic_policy *p, struct rte_mbuf *m)
+{
+	uint8_t view[VIEW_LEN];
+
+	if (likely(vnic_rx_frame(p, q->st, frame_view(m, view), m->pkt_len))) {
+		m->port = q->port->port_id;
+		m->ol_flags = 0;
+		m->packet_type = 0;
+		return true;
+	}
+	rte_pktmbuf_free(m);
+	return false;
+}
+
+/*
  * Poll fabric RX queue @p fq for q (the caller holds its lock): FM packets
- * go to the control path, VNIC frames of q's vport to @p out, other vports'
- * frames to the ring of their RX queue fq mod their queue count (a flow
- * stays on one queue). Returns the frames put in @p out (at most room).
+ * go to the control path, VNIC frames of q's vport are judged against @p p
+ * and delivered to @p out, other vports' frames go to the ring of their RX
+ * queue fq mod their queue count (a flow stays on one queue), to be judged
+ * there. Returns the frames put in @p out (at most room).
  */
 static uint16_t
 poll_fabric(struct opa_vnic_dev *dev, struct opa_vnic_rxq *q, uint16_t fq,
-	    struct rte_mbuf **out, uint16_t room)
+	    const struct vnic_policy *p, struct rte_mbuf **out, uint16_t room)
 {
 	struct rte_mbuf *in[OPA_VNIC_BURST];
 	struct rte_mbuf *hand[OPA_VNIC_MAX_VPORTS][OPA_VNIC_BURST];
@@ -121,7 +141,8 @@ poll_fabric(struct opa_vnic_dev *dev, struct opa_vnic_rxq *q, uint16_t fq,
 			continue;
 		}
 		if (vport == own) {
-			out[kept++] = m;
+			if (rx_judge(q, p, m))
+				out[kept++] = m;
 			continue;
 		}
 		if (!(targets & (1u << vport))) {
@@ -161,47 +182,34 @@ opa_vnic_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	struct opa_vnic_rxq *q = queue;
 	struct opa_vnic_dev *dev = q->dev;
 	const struct vnic_policy *p;
-	uint8_t view[VIEW_LEN];
 	uint16_t got, i, kept = 0;
 
 	if (n > OPA_VNIC_BURST)
 		n = OPA_VNIC_BURST;
+	rte_rcu_qsbr_thread_online(dev->qsbr, q->rcu_id);
+	p = vnic_vport_policy(q->port->vp);
+	/* Frames other pollers handed over, judged here like our own. */
 	got = rte_ring_sc_dequeue_burst(q->ring, (void **)pkts, n, NULL);
+	for (i = 0; i < got; i++)
+		if (rx_judge(q, p, pkts[i]))
+			pkts[kept++] = pkts[i];
 	/*
 	 * Fabric queues fabric_q, fabric_q + nb_rx_queues, ...: with fewer VNIC
 	 * queues than fabric queues (queues= is a maximum) none goes unpolled.
 	 */
 	if (q->fabric_q >= 0) {
 		unsigned int stride = RTE_MAX(q->port->eth->data->nb_rx_queues, (uint16_t)1);
-		unsigned int k = (dev->nb_fabric_rxq - q->fabric_q + stride - 1) / stride, i;
+		unsigned int k = (dev->nb_fabric_rxq - q->fabric_q + stride - 1) / stride;
 
 		/* Start one further each burst: a busy queue starves no other. */
 		q->fabric_rr = (uint16_t)(q->fabric_rr + 1u < k ? q->fabric_rr + 1 : 0);
-		for (i = 0; i < k && got < n; i++) {
+		for (i = 0; i < k && kept < n; i++) {
 			uint16_t fq = (uint16_t)(q->fabric_q + ((q->fabric_rr + i) % k) * stride);
 
 			if (!rte_spinlock_trylock(&dev->frx_lock[fq]))
 				continue;
-			got += poll_fabric(dev, q, fq, pkts + got, n - got);
+			kept += poll_fabric(dev, q, fq, p, pkts + kept, n - kept);
 			rte_spinlock_unlock(&dev->frx_lock[fq]);
-		}
-	}
-	if (got == 0)
-		return 0;
-
-	rte_rcu_qsbr_thread_online(dev->qsbr, q->rcu_id);
-	p = vnic_vport_policy(q->port->vp);
-	for (i = 0; i < got; i++) {
-		struct rte_mbuf *m = pkts[i];
-		const void *frame = frame_view(m, view);
-
-		if (likely(vnic_rx_frame(p, q->st, frame, m->pkt_len))) {
-			m->port = q->port->port_id;
-			m->ol_flags = 0;
-			m->packet_type = 0;
-			pkts[kept++] = m;
-		} else {
-			rte_pktmbuf_free(m);
 		}
 	}
 	rte_rcu_qsbr_thread_offline(dev->qsbr, q->rcu_id);
@@ -287,7 +295,6 @@ tx_chunk(struct opa_vnic_txq *q, struct rte_mbuf **pkts, uint16_t n)
 		struct opa16b_vnic_fields f;
 		enum vnic_tx_verdict v;
 		const void *frame;
-		uint32_t hash;
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
@@ -299,9 +306,12 @@ tx_chunk(struct opa_vnic_txq *q, struct rte_mbuf **pkts, uint16_t n)
 			pkts[i] = NULL;
 			continue;
 		}
-		hash = (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) ? m->hash.rss :
-			vnic_flow_hash(frame, m->pkt_len);
-		v = vnic_tx_decide(p, frame, m->pkt_len, hash, &f, NULL, &cls[i]);
+		/* A NIC's RSS hash serves as the flow hash; else one walk over
+		 * the headers gives both the class and the hash. */
+		if (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH)
+			v = vnic_tx_decide(p, frame, m->pkt_len, m->hash.rss, &f, NULL, &cls[i]);
+		else
+			v = vnic_tx_decide_flow(p, frame, m->pkt_len, &f, NULL, &cls[i]);
 		if (unlikely(v != VNIC_TX_SEND)) {
 			vnic_txq_count_drop(st, v);
 			rte_pktmbuf_free(m);
