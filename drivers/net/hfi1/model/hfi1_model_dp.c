@@ -348,6 +348,23 @@ model_rsm_decode(struct hfi1_model *m)
 	m->rsm_nb_rules = n;
 	for (r = 0; r < HFI1_RSM_MAP_ENTRIES; r++)
 		m->rsm_map_byte[r] = (uint8_t)(m->rsm_map[r / 8] >> (8 * (r % 8)));
+	/*
+	 * A rule whose reachable entries (offset + an index below
+	 * 2^max(width)) all name one context needs no index: the model then
+	 * skips the packet-dependent map lookup hardware does for free.
+	 */
+	for (r = 0; r < n; r++) {
+		struct model_rsm_rule *d = &m->rsm_rule[r];
+		unsigned int span = 1u << RTE_MAX(d->width1, d->width2), i;
+		uint8_t first = m->rsm_map_byte[d->offset];
+
+		d->one_ctxt = first;
+		for (i = 1; i < span && i < HFI1_RSM_MAP_ENTRIES; i++)
+			if (m->rsm_map_byte[(d->offset + i) & (HFI1_RSM_MAP_ENTRIES - 1)] != first) {
+				d->one_ctxt = -1;
+				break;
+			}
+	}
 }
 
 static int
@@ -362,6 +379,8 @@ rsm_steer(const struct hfi1_model *m, const uint8_t *hdr)
 		if ((pkt_bits(hdr, d->field1, 8) & d->mask1) != d->value1 ||
 		    (pkt_bits(hdr, d->field2, 8) & d->mask2) != d->value2)
 			continue;
+		if (d->one_ctxt >= 0)
+			return d->one_ctxt;
 		/* ASSUMPTION (facts section 4): the two indexes are XORed. */
 		entry = d->offset +
 			((d->width1 ? pkt_bits(hdr, d->index1, d->width1) : 0) ^
@@ -406,8 +425,8 @@ rcv_deliver(struct hfi1_model *m, struct rte_mbuf *pkt)
 	/*
 	 * Read the header where it lies when the first segment holds all the
 	 * bytes a rule can name; copy it (zero-padded) only otherwise. A copy
-	 * read back at once at unaligned offsets stalls store forwarding:
-	 * ~20 cycles per steered packet that hardware does not spend.
+	 * read back at once at unaligned offsets stalls store forwarding, a
+	 * cost per steered packet that hardware does not have.
 	 */
 	if (likely(pkt->data_len >= sizeof(hdr))) {
 		p = rte_pktmbuf_mtod(pkt, const uint8_t *);

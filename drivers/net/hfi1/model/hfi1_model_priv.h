@@ -72,6 +72,8 @@ struct model_rsm_rule {
 	uint8_t field2, mask2, value2;
 	uint8_t index1, width1, index2, width2;
 	uint8_t offset;
+	/** the context of every map entry the rule can reach, -1 if several */
+	int16_t one_ctxt;
 };
 
 struct hfi1_model {
