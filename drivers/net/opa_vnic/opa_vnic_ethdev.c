@@ -598,14 +598,24 @@ opa_vnic_mtu_set(struct rte_eth_dev *eth, uint16_t mtu)
 	return 0;
 }
 
+/*
+ * Store one address slot and report the list to the EM, under ctl_lock:
+ * the control tick reads the slots and rewrites slot 0 when the EM moves
+ * the base MAC. A refused list puts the old address back.
+ */
 static int
-iface_macs_update(struct rte_eth_dev *eth)
+iface_mac_store(struct rte_eth_dev *eth, uint32_t index, const struct rte_ether_addr *addr)
 {
 	struct opa_vnic_port *port = opa_vnic_port_of(eth);
+	struct rte_ether_addr old;
 	int ret;
 
 	rte_spinlock_lock(&port->dev->ctl_lock);
+	old = eth->data->mac_addrs[index];
+	eth->data->mac_addrs[index] = *addr;
 	ret = opa_vnic_ctl_iface_macs(port);
+	if (ret != 0)
+		eth->data->mac_addrs[index] = old;
 	rte_spinlock_unlock(&port->dev->ctl_lock);
 	return ret;
 }
@@ -614,8 +624,7 @@ static int
 opa_vnic_mac_addr_set(struct rte_eth_dev *eth, struct rte_ether_addr *addr)
 {
 	/* ethdev stores it too, after we return: the list must see it now */
-	eth->data->mac_addrs[0] = *addr;
-	return iface_macs_update(eth);
+	return iface_mac_store(eth, 0, addr);
 }
 
 static int
@@ -623,15 +632,15 @@ opa_vnic_mac_addr_add(struct rte_eth_dev *eth, struct rte_ether_addr *addr, uint
 		      uint32_t pool)
 {
 	RTE_SET_USED(pool);
-	eth->data->mac_addrs[index] = *addr;
-	return iface_macs_update(eth);
+	return iface_mac_store(eth, index, addr);
 }
 
 static void
 opa_vnic_mac_addr_remove(struct rte_eth_dev *eth, uint32_t index)
 {
-	memset(&eth->data->mac_addrs[index], 0, sizeof(struct rte_ether_addr));
-	iface_macs_update(eth);
+	static const struct rte_ether_addr none;
+
+	iface_mac_store(eth, index, &none);
 }
 
 static int
