@@ -22,6 +22,9 @@ packages=(
 	libcmocka-dev libpcap-dev libyaml-dev tshark
 	clang libclang-rt-14-dev
 	python3-pyelftools dpkg-dev
+	# the demo's and system tests' wires (net_memif, DPDK 22.11's ABI 23):
+	# named, not left to libdpdk-dev's dependencies
+	librte-net-memif23
 )
 
 # The seven headers a PMD needs and Debian does not install, with their
