@@ -38,3 +38,14 @@ finish() {
 # A work directory removed on exit.
 work=$(mktemp -d /var/tmp/omniplane-systest.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+
+# need_testpmd_plugin SANITIZE: skip (exit 77) unless Debian's testpmd can
+# load our plugins: it has no sanitizer runtime to load a sanitized build
+# into, and it may be missing.
+need_testpmd_plugin() {
+	if [ "$1" != none ]; then
+		echo "SKIP: the plugins are built with -fsanitize=$1; Debian's testpmd cannot load them"
+		exit 77
+	fi
+	command -v dpdk-testpmd >/dev/null || { echo "SKIP: no dpdk-testpmd"; exit 77; }
+}

@@ -21,12 +21,7 @@ build=$2
 sanitize=${3:-none}
 . "$src/tests/system/lib.sh"
 
-if [ "$sanitize" != none ]; then
-	# Debian's testpmd has no sanitizer runtime to load the plugin into.
-	echo "SKIP: the plugin is built with -fsanitize=$sanitize; Debian's testpmd cannot load it"
-	exit 77
-fi
-command -v dpdk-testpmd >/dev/null || { echo "SKIP: no dpdk-testpmd"; exit 77; }
+need_testpmd_plugin "$sanitize"
 
 frames=300
 

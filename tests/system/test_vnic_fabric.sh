@@ -28,12 +28,7 @@ build=$2
 sanitize=${3:-none}
 . "$src/tests/system/lib.sh"
 
-if [ "$sanitize" != none ]; then
-	# Debian's testpmd has no sanitizer runtime to load the plugins into.
-	echo "SKIP: the plugins are built with -fsanitize=$sanitize; Debian's testpmd cannot load them"
-	exit 77
-fi
-command -v dpdk-testpmd >/dev/null || { echo "SKIP: no dpdk-testpmd"; exit 77; }
+need_testpmd_plugin "$sanitize"
 
 prefix=omniplane-vft-$$
 . "$src/scripts/fabric.sh"
