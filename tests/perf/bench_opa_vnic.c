@@ -130,13 +130,13 @@ seed(uint16_t port, uint32_t len, bool vnic)
 		return -1;
 	for (i = 0; i < IN_FLIGHT; i++) {
 		uint8_t *p = (uint8_t *)rte_pktmbuf_append(m[i], len);
-		struct rte_ether_hdr *eh = (struct rte_ether_hdr *)p;
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+		struct rte_ether_hdr *eh;
+		struct rte_ipv4_hdr *ip;
 
-		if (p == NULL) {
-			rte_pktmbuf_free_bulk(m, IN_FLIGHT);
-			return -1;
-		}
+		if (p == NULL)
+			goto fail;
+		eh = (struct rte_ether_hdr *)p;
+		ip = (struct rte_ipv4_hdr *)(eh + 1);
 		memset(p, 0, len);
 		/* IPv4/UDP between two LMAC hosts, one flow per packet */
 		opa16b_lmac_build(&lb, &eh->dst_addr);
@@ -150,13 +150,16 @@ seed(uint16_t port, uint32_t len, bool vnic)
 		if (!vnic) {
 			f.entropy = (uint16_t)i;
 			if (opa16b_vnic_encap(m[i], &f) != 0)
-				return -1;
+				goto fail;
 		}
 	}
 	while (sent < IN_FLIGHT && tries++ < 100000)
 		sent += rte_eth_tx_burst(port, 0, m + sent, IN_FLIGHT - sent);
 	rte_pktmbuf_free_bulk(m + sent, IN_FLIGHT - sent);
 	return sent == IN_FLIGHT ? 0 : -1;
+fail:
+	rte_pktmbuf_free_bulk(m, IN_FLIGHT);
+	return -1;
 }
 
 static int

@@ -1060,18 +1060,23 @@ hash_templates(uint8_t tmpl[NB_HASH_TEMPLATES][FRAME_MAX])
 	}
 }
 
-/* vnic_flow_hash, vnic_classify and vnic_tx_fields never read past len (0..100, heap, ASan). */
+/*
+ * vnic_flow_hash, vnic_classify, vnic_tx_fields and vnic_tx_decide_flow
+ * never read past len (0..100, heap, ASan).
+ */
 static void
 test_flow_hash_never_reads_past_len(void **state)
 {
 	struct vnic_vesw_info v;
 	struct vnic_port_info p;
 	struct vnic_vport *vp = vport_configured(&v, &p);
+	struct vnic_policy *fwd = policy_dup(vnic_vport_policy(vp));
 	uint8_t tmpl[NB_HASH_TEMPLATES][FRAME_MAX];
 	unsigned int t;
 	size_t len;
 
 	(void)state;
+	fwd->port.oper_state = VNIC_STATE_FORWARDING;	/* decide, not drop */
 	hash_templates(tmpl);
 	for (t = 0; t < ARRAY_LEN(tmpl); t++)
 		for (len = 0; len <= 100; len++) {
@@ -1093,8 +1098,10 @@ test_flow_hash_never_reads_past_len(void **state)
 					 "template %u len %zu", t, len);
 			}
 			vnic_tx_fields(vnic_vport_policy(vp), b, len, h, &f, NULL);
+			(void)vnic_tx_decide_flow(fwd, b, len, &f, NULL, &cls);
 			free(b);
 		}
+	free(fwd);
 	vnic_vport_free(vp);
 }
 
@@ -1137,8 +1144,10 @@ test_classify_hash_is_classify_and_flow_hash(void **state)
 			CHECK_EQ(v1, v2, "template %u len %zu", t, len);
 			if (v1 == VNIC_TX_SEND) {
 				sent++;
-				CHECK_EQ(memcmp(&f1, &f2, sizeof(f1)), 0, "template %u len %zu", t, len);
-				CHECK_EQ(memcmp(&c1, &c2, sizeof(c1)), 0, "template %u len %zu", t, len);
+				CHECK_EQ(memcmp(&f1, &f2, sizeof(f1)), 0, "template %u len %zu",
+					 t, len);
+				CHECK_EQ(memcmp(&c1, &c2, sizeof(c1)), 0, "template %u len %zu",
+					 t, len);
 			}
 		}
 	/* the fields were compared, not only the refusals */

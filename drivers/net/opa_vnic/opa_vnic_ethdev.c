@@ -601,7 +601,11 @@ opa_vnic_mtu_set(struct rte_eth_dev *eth, uint16_t mtu)
 /*
  * Store one address slot and report the list to the EM, under ctl_lock:
  * the control tick reads the slots and rewrites slot 0 when the EM moves
- * the base MAC. A refused list puts the old address back.
+ * the base MAC. A refused list (-ENOMEM) puts the old address back and
+ * reports the old list again. ethdev itself stores the address once more
+ * after we return, outside our lock: a base MAC the EM moves in between
+ * is then overwritten by the application's, as if the application had
+ * set it a moment later.
  */
 static int
 iface_mac_store(struct rte_eth_dev *eth, uint32_t index, const struct rte_ether_addr *addr)
@@ -614,8 +618,10 @@ iface_mac_store(struct rte_eth_dev *eth, uint32_t index, const struct rte_ether_
 	old = eth->data->mac_addrs[index];
 	eth->data->mac_addrs[index] = *addr;
 	ret = opa_vnic_ctl_iface_macs(port);
-	if (ret != 0)
+	if (ret != 0) {
 		eth->data->mac_addrs[index] = old;
+		(void)opa_vnic_ctl_iface_macs(port);	/* best effort */
+	}
 	rte_spinlock_unlock(&port->dev->ctl_lock);
 	return ret;
 }

@@ -49,15 +49,34 @@ vport_of_hdr(const struct opa_vnic_dev *dev, const void *hdr)
 }
 
 /*
- * Judge a frame of q's own vport against its policy @p p: deliver (true) or
+ * The policy snapshot of an RX burst, read once the burst has a frame to
+ * judge: an idle poll never goes RCU-online (a full fence on x86).
+ */
+struct rx_reader {
+	const struct vnic_policy *p;	/* NULL: not online yet */
+};
+
+static __rte_always_inline const struct vnic_policy *
+rx_policy(struct opa_vnic_rxq *q, struct rx_reader *r)
+{
+	if (unlikely(r->p == NULL)) {
+		rte_rcu_qsbr_thread_online(q->dev->qsbr, q->rcu_id);
+		r->p = vnic_vport_policy(q->port->vp);
+	}
+	return r->p;
+}
+
+/*
+ * Judge a frame of q's own vport against its policy: deliver (true) or
  * drop, counted either way on q's counters (their only writer).
  */
 static __rte_always_inline bool
-rx_judge(struct opa_vnic_rxq *q, const struct vnic_policy *p, struct rte_mbuf *m)
+rx_judge(struct opa_vnic_rxq *q, struct rx_reader *r, struct rte_mbuf *m)
 {
 	uint8_t view[VIEW_LEN];
+	const void *frame = frame_view(m, view);
 
-	if (likely(vnic_rx_frame(p, q->st, frame_view(m, view), m->pkt_len))) {
+	if (likely(vnic_rx_frame(rx_policy(q, r), q->st, frame, m->pkt_len))) {
 		m->port = q->port->port_id;
 		m->ol_flags = 0;
 		m->packet_type = 0;
@@ -69,14 +88,14 @@ rx_judge(struct opa_vnic_rxq *q, const struct vnic_policy *p, struct rte_mbuf *m
 
 /*
  * Poll fabric RX queue @p fq for q (the caller holds its lock): FM packets
- * go to the control path, VNIC frames of q's vport are judged against @p p
- * and delivered to @p out, other vports' frames go to the ring of their RX
+ * go to the control path, VNIC frames of q's vport are judged against its
+ * policy and delivered to @p out, other vports' frames go to the ring of their RX
  * queue fq mod their queue count (a flow stays on one queue), to be judged
  * there. Returns the frames put in @p out (at most room).
  */
 static uint16_t
 poll_fabric(struct opa_vnic_dev *dev, struct opa_vnic_rxq *q, uint16_t fq,
-	    const struct vnic_policy *p, struct rte_mbuf **out, uint16_t room)
+	    struct rx_reader *r, struct rte_mbuf **out, uint16_t room)
 {
 	struct rte_mbuf *in[OPA_VNIC_BURST];
 	struct rte_mbuf *hand[OPA_VNIC_MAX_VPORTS][OPA_VNIC_BURST];
@@ -141,7 +160,7 @@ poll_fabric(struct opa_vnic_dev *dev, struct opa_vnic_rxq *q, uint16_t fq,
 			continue;
 		}
 		if (vport == own) {
-			if (rx_judge(q, p, m))
+			if (rx_judge(q, r, m))
 				out[kept++] = m;
 			continue;
 		}
@@ -181,17 +200,15 @@ opa_vnic_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct opa_vnic_rxq *q = queue;
 	struct opa_vnic_dev *dev = q->dev;
-	const struct vnic_policy *p;
+	struct rx_reader r = { NULL };
 	uint16_t got, i, kept = 0;
 
 	if (n > OPA_VNIC_BURST)
 		n = OPA_VNIC_BURST;
-	rte_rcu_qsbr_thread_online(dev->qsbr, q->rcu_id);
-	p = vnic_vport_policy(q->port->vp);
 	/* Frames other pollers handed over, judged here like our own. */
 	got = rte_ring_sc_dequeue_burst(q->ring, (void **)pkts, n, NULL);
 	for (i = 0; i < got; i++)
-		if (rx_judge(q, p, pkts[i]))
+		if (rx_judge(q, &r, pkts[i]))
 			pkts[kept++] = pkts[i];
 	/*
 	 * Fabric queues fabric_q, fabric_q + nb_rx_queues, ...: with fewer VNIC
@@ -208,11 +225,12 @@ opa_vnic_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 
 			if (!rte_spinlock_trylock(&dev->frx_lock[fq]))
 				continue;
-			kept += poll_fabric(dev, q, fq, p, pkts + kept, n - kept);
+			kept += poll_fabric(dev, q, fq, &r, pkts + kept, n - kept);
 			rte_spinlock_unlock(&dev->frx_lock[fq]);
 		}
 	}
-	rte_rcu_qsbr_thread_offline(dev->qsbr, q->rcu_id);
+	if (r.p != NULL)
+		rte_rcu_qsbr_thread_offline(dev->qsbr, q->rcu_id);
 	return kept;
 }
 

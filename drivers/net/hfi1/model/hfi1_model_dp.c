@@ -331,6 +331,7 @@ model_rsm_decode(struct hfi1_model *m)
 			    ((cfg >> HFI1_RCV_RSM_CFG_PKT_TYPE_SHIFT) & 0x7) !=
 			    HFI1_RHF_RCV_TYPE_BYPASS)
 				continue;
+			d->one_ctxt = -1;	/* the index path until the map is decoded */
 			d->field1 = (uint8_t)(sel >> HFI1_RCV_RSM_SELECT_FIELD1_SHIFT);
 			d->field2 = (uint8_t)(sel >> HFI1_RCV_RSM_SELECT_FIELD2_SHIFT);
 			d->mask1 = (uint8_t)match;
@@ -355,15 +356,20 @@ model_rsm_decode(struct hfi1_model *m)
 	 */
 	for (r = 0; r < n; r++) {
 		struct model_rsm_rule *d = &m->rsm_rule[r];
-		unsigned int span = 1u << RTE_MAX(d->width1, d->width2), i;
+		unsigned int span = 1u << RTE_MAX(d->width1, d->width2);
 		uint8_t first = m->rsm_map_byte[d->offset];
+		int16_t one = first;
+		unsigned int i;
 
-		d->one_ctxt = first;
-		for (i = 1; i < span && i < HFI1_RSM_MAP_ENTRIES; i++)
-			if (m->rsm_map_byte[(d->offset + i) & (HFI1_RSM_MAP_ENTRIES - 1)] != first) {
-				d->one_ctxt = -1;
+		for (i = 1; i < span && i < HFI1_RSM_MAP_ENTRIES; i++) {
+			uint8_t ctxt = m->rsm_map_byte[(d->offset + i) & (HFI1_RSM_MAP_ENTRIES - 1)];
+
+			if (ctxt != first) {
+				one = -1;
 				break;
 			}
+		}
+		d->one_ctxt = one;	/* one store: a receive step sees old or new */
 	}
 }
 
