@@ -51,6 +51,12 @@ wait_for() {
 }
 
 fabric_start() {
+	# Every wire is net_memif (scripts/setup.sh installs it): say so plainly
+	# rather than let the switch fail on an unknown vdev.
+	if ! compgen -G "/usr/lib/*/dpdk/pmds-*/librte_net_memif.so*" >/dev/null; then
+		echo "fabric: DPDK's net_memif PMD is not installed (librte-net-memif23); run scripts/setup.sh" >&2
+		return 1
+	fi
 	# EAL refuses plugins below a world-writable directory (/tmp, /var/tmp):
 	# load copies from a private directory.
 	fabric_pdir=$(mktemp -d /run/omniplane-pmd.XXXXXX 2>/dev/null ||
