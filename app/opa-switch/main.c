@@ -31,6 +31,7 @@
 #include <rte_mbuf.h>
 
 #include "app_args.h"
+#include "app_signal.h"
 #include "sw_fwd.h"
 #include "sw_park.h"
 
@@ -69,19 +70,11 @@ struct sw_port {
 	struct sw_port_stats st;
 };
 
-static volatile bool stop;
 static struct sw_port ports[SW_PORTS_MAX];
 static uint16_t nb_ports;
 static uint64_t up_mask;
 static struct sw_fwd_table table;
 static uint64_t learn_events;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop = true;
-}
 
 static void
 usage(const char *prog)
@@ -367,7 +360,7 @@ run(struct sw_park *park, double duration, double period)
 	uint64_t next_stats = period > 0 ? start + period_c : UINT64_MAX;
 	unsigned int idle_us = SW_IDLE_MIN_US;
 
-	while (!stop) {
+	while (!app_stop) {
 		uint64_t now = rte_get_timer_cycles(), until;
 		unsigned int n, total = 0;
 
@@ -377,14 +370,14 @@ run(struct sw_park *park, double duration, double period)
 			print_stats("periodic", (double)(now - start) / hz);
 			next_stats += period_c;
 		}
-		if (sw_park_hold(park, &stop, 0) != 0)
+		if (sw_park_hold(park, &app_stop, 0) != 0)
 			break;
 		links_update();
 		until = rte_get_timer_cycles() + window;
 		do {
 			n = poll_once();
 			total += n;
-		} while (n > 0 && !stop && rte_get_timer_cycles() < until);
+		} while (n > 0 && !app_stop && rte_get_timer_cycles() < until);
 		sw_park_release(park);
 		if (total > 0) {
 			idle_us = SW_IDLE_MIN_US;
@@ -425,8 +418,7 @@ main(int argc, char **argv)
 	}
 	argc -= ret;
 	argv += ret;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	app_stop_on_signals();
 	/* net_memif writes its control socket without MSG_NOSIGNAL: a peer that
 	 * vanished must not kill the switch */
 	signal(SIGPIPE, SIG_IGN);
