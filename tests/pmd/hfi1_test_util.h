@@ -23,6 +23,7 @@
 #include <rte_memzone.h>
 
 #include "hfi1_ethdev.h"
+#include "mbuf_test_util.h"
 #include "opa16b.h"
 #include "test_eal.h"
 
@@ -224,26 +225,9 @@ pkt16b_mbuf(struct rte_mempool *pool, uint32_t len, uint32_t seg, uint8_t l4,
 		uint16_t vesw, uint16_t entropy, uint32_t seq)
 {
 	static uint8_t buf[16384];
-	struct rte_mbuf *head = NULL, *m;
-	uint32_t off = 0;
 
 	pkt16b_fill(buf, len, l4, vesw, entropy, seq);
-	do {
-		uint32_t n = len - off;
-
-		if (seg != 0 && n > seg)
-			n = seg;
-		m = rte_pktmbuf_alloc(pool);
-		assert_non_null(m);
-		assert_true(n <= rte_pktmbuf_tailroom(m));
-		memcpy(rte_pktmbuf_append(m, n), buf + off, n);
-		if (head == NULL)
-			head = m;
-		else
-			assert_int_equal(rte_pktmbuf_chain(head, m), 0);
-		off += n;
-	} while (off < len);
-	return head;
+	return chain_of(pool, buf, len, seg);
 }
 
 /* True if m holds exactly the packet pkt16b_fill(len, l4, vesw, entropy, seq) makes. */

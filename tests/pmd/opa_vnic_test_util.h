@@ -646,29 +646,6 @@ eth_mbuf(uint32_t len, const struct rte_ether_addr *dst, const struct rte_ether_
 	return m;
 }
 
-/* Copy @len bytes of @buf into a chain of @pool mbufs of at most @seg bytes each. */
-static inline struct rte_mbuf *
-chain_of(struct rte_mempool *pool, const uint8_t *buf, uint32_t len, uint32_t seg)
-{
-	struct rte_mbuf *head = NULL, *m;
-	uint32_t off = 0;
-
-	do {
-		uint32_t n = RTE_MIN(len - off, seg);
-
-		m = rte_pktmbuf_alloc(pool);
-		assert_non_null(m);
-		assert_true(n <= rte_pktmbuf_tailroom(m));
-		memcpy(rte_pktmbuf_append(m, (uint16_t)n), buf + off, n);
-		if (head == NULL)
-			head = m;
-		else
-			assert_int_equal(rte_pktmbuf_chain(head, m), 0);
-		off += n;
-	} while (off < len);
-	return head;
-}
-
 /* The frame eth_fill() makes, as a chain of @pool segments of @seg bytes. */
 static inline struct rte_mbuf *
 eth_chain(struct rte_mempool *pool, uint32_t seg, uint32_t len,

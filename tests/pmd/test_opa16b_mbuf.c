@@ -20,36 +20,10 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "mbuf_test_util.h"
 #include "opa16b_vnic.h"
 #include "opa16b_vectors.h"
 #include "test_eal.h"
-
-/* Build a chain holding @len bytes of @data in segments of at most @seg bytes
- * (0: one segment) from @pool.
- */
-static struct rte_mbuf *
-make_chain(struct rte_mempool *pool, const uint8_t *data, uint32_t len, uint32_t seg)
-{
-	struct rte_mbuf *head = NULL, *m;
-	uint32_t off = 0;
-
-	do {
-		uint32_t n = len - off;
-
-		if (seg != 0 && n > seg)
-			n = seg;
-		m = rte_pktmbuf_alloc(pool);
-		assert_non_null(m);
-		assert_true(n <= rte_pktmbuf_tailroom(m));
-		memcpy(rte_pktmbuf_append(m, n), data + off, n);
-		if (head == NULL)
-			head = m;
-		else
-			assert_int_equal(rte_pktmbuf_chain(head, m), 0);
-		off += n;
-	} while (off < len);
-	return head;
-}
 
 /* Copy the whole packet out, checking the chain is consistent. */
 static uint32_t
@@ -82,7 +56,7 @@ test_vectors_mbuf_byte_exact(void **state)
 		for (seg = 0; seg <= 16; seg += 16) {
 			const struct opa16b_vector *tv = tvs[i];
 			struct rte_mempool *pool = seg ? test_small_pool : test_pool;
-			struct rte_mbuf *m = make_chain(pool, tv->eth, tv->eth_len, seg);
+			struct rte_mbuf *m = chain_of(pool, tv->eth, tv->eth_len, seg);
 			uint16_t vesw = 0;
 
 			assert_int_equal(opa16b_vnic_encap(m, &tv->f), 0);
@@ -133,7 +107,7 @@ test_random_roundtrip_mbuf(void **state)
 			seg = 190;
 		for (k = 0; k < len; k++)
 			frame[k] = test_rand(&seed);
-		m = make_chain(seg ? test_small_pool : test_pool, frame, len, seg);
+		m = chain_of(seg ? test_small_pool : test_pool, frame, len, seg);
 		assert_int_equal(opa16b_vnic_encap(m, &f), 0);
 		n = flatten(m, out, sizeof(out));
 		assert_int_equal(n, opa16b_vnic_wire_len(len));
@@ -163,7 +137,7 @@ test_decap_split_header_and_trailer(void **state)
 
 	(void)state;
 	for (seg = 1; seg <= 30; seg++) {
-		struct rte_mbuf *m = make_chain(test_small_pool, opa16b_tv1.wire,
+		struct rte_mbuf *m = chain_of(test_small_pool, opa16b_tv1.wire,
 						opa16b_tv1.wire_len, seg);
 		uint16_t vesw = 0;
 
@@ -186,7 +160,7 @@ test_decap_split_header_and_trailer(void **state)
 static void
 test_strip_refuses_too_much(void **state)
 {
-	struct rte_mbuf *m = make_chain(test_small_pool, opa16b_tv1.wire, 88, 30);
+	struct rte_mbuf *m = chain_of(test_small_pool, opa16b_tv1.wire, 88, 30);
 
 	(void)state;
 	assert_int_equal(opa16b_mbuf_strip(m, 60, 29), -EINVAL);
@@ -205,7 +179,7 @@ test_strip_refuses_too_much(void **state)
 static void
 test_encap_refuses_shared_buffers(void **state)
 {
-	struct rte_mbuf *m = make_chain(test_pool, opa16b_tv1.eth, 60, 0), *c;
+	struct rte_mbuf *m = chain_of(test_pool, opa16b_tv1.eth, 60, 0), *c;
 
 	(void)state;
 	c = rte_pktmbuf_clone(m, test_pool);
@@ -244,7 +218,7 @@ test_decap_rejection_leaves_mbuf_unchanged(void **state)
 
 			memcpy(pkt, opa16b_tv1.wire, sizeof(pkt));
 			pkt[cases[i].off] = cases[i].val;
-			m = make_chain(seg ? test_small_pool : test_pool, pkt, cases[i].len, seg);
+			m = chain_of(seg ? test_small_pool : test_pool, pkt, cases[i].len, seg);
 			flatten(m, before, sizeof(before));
 			assert_int_equal(opa16b_vnic_decap(m, 1500, &vesw), cases[i].err);
 			assert_int_equal(vesw, 0xBEEF);
@@ -255,7 +229,7 @@ test_decap_rejection_leaves_mbuf_unchanged(void **state)
 	}
 	/* oversize: TV1's 60-byte frame against MTU 41 */
 	{
-		struct rte_mbuf *m = make_chain(test_pool, opa16b_tv1.wire, 88, 0);
+		struct rte_mbuf *m = chain_of(test_pool, opa16b_tv1.wire, 88, 0);
 		uint16_t vesw;
 
 		assert_int_equal(opa16b_vnic_decap(m, 41, &vesw), OPA16B_VNIC_RX_OVERSIZE);
@@ -274,17 +248,17 @@ test_encap_refusals_leave_mbuf_unchanged(void **state)
 	uint16_t off;
 
 	(void)state;
-	m = make_chain(test_pool, frame, 13, 0);
+	m = chain_of(test_pool, frame, 13, 0);
 	assert_int_equal(opa16b_vnic_encap(m, &f), -EINVAL);
 	assert_int_equal(m->pkt_len, 13);
 	rte_pktmbuf_free(m);
 
-	m = make_chain(test_pool, frame, OPA16B_VNIC_ETH_MAX + 1, 0);
+	m = chain_of(test_pool, frame, OPA16B_VNIC_ETH_MAX + 1, 0);
 	assert_int_equal(opa16b_vnic_encap(m, &f), -EMSGSIZE);
 	rte_pktmbuf_free(m);
 
 	/* no headroom */
-	m = make_chain(test_pool, frame, 100, 0);
+	m = chain_of(test_pool, frame, 100, 0);
 	off = m->data_off;
 	rte_pktmbuf_adj(m, 0);
 	m->data_off = 10;
@@ -321,7 +295,7 @@ test_bursts(void **state)
 		uint8_t frame[64];
 
 		memset(frame, i, sizeof(frame));
-		pkts[i] = make_chain(test_pool, frame, i == 5 ? 10 : 64, 0);
+		pkts[i] = chain_of(test_pool, frame, i == 5 ? 10 : 64, 0);
 		fs[i] = opa16b_tv1.f;
 		fs[i].vesw_id = 100 + i;
 	}
@@ -373,7 +347,7 @@ test_net_ring_wire(void **state)
 		uint32_t len = 60 + i * 45;
 
 		memset(frame, 0xA0 + i, sizeof(frame));
-		tx[i] = make_chain(test_pool, frame, len, 0);
+		tx[i] = chain_of(test_pool, frame, len, 0);
 	}
 	assert_int_equal(opa16b_vnic_encap_burst_same(tx, 32, &opa16b_tv3.f), 32);
 	assert_int_equal(rte_eth_tx_burst(port, 0, tx, 32), 32);
