@@ -25,6 +25,7 @@ packages=(
 	# the demo's and system tests' wires (net_memif, DPDK 22.11's ABI 23):
 	# named, not left to libdpdk-dev's dependencies
 	librte-net-memif23
+	libisal-dev zlib1g-dev # RoCE ICRC (lib/roce): ISA-L's CRC-32, zlib as the independent check
 )
 
 # The seven headers a PMD needs and Debian does not install, with their

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/* lib/roce end to end over a simulated wire: every operation on RC, UC and UD. */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <rte_byteorder.h>
+
+#include "roce_test_util.h"
+
+static struct rt_pair pair;
+static struct rt_node *A = &pair.n[0], *B = &pair.n[1];
+
+static int
+setup_ipv4(void **state)
+{
+	(void)state;
+	return rt_pair_init(&pair, "t4", 4200, false);
+}
+
+static int
+setup_mtu1500(void **state)
+{
+	(void)state;
+	return rt_pair_init(&pair, "t15", 1500, false);
+}
+
+static int
+setup_ipv6(void **state)
+{
+	(void)state;
+	return rt_pair_init(&pair, "t6", 4200, true);
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	rt_pair_fini(&pair);
+	return 0;
+}
+
+static void
+fill_pattern(uint8_t *p, uint32_t len, uint32_t seed)
+{
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(seed + i * 7 + (i >> 8));
+}
+
+static void
+post_recv1(struct roce_qp *qp, struct rt_node *n, uint64_t id, uint32_t off, uint32_t len)
+{
+	struct roce_sge s = rt_sge(n, off, len);
+	struct roce_recv_wr wr = { .wr_id = id, .num_sge = 1, .sg_list = &s };
+
+	assert_int_equal(roce_post_recv(qp, &wr, 1, NULL), 0);
+}
+
+static void
+post_send1(struct roce_qp *qp, struct rt_node *n, uint64_t id, uint8_t op, uint32_t off,
+	   uint32_t len, uint64_t raddr, uint32_t rkey)
+{
+	struct roce_sge s = rt_sge(n, off, len);
+	struct roce_send_wr wr = {
+		.wr_id = id, .opcode = op, .send_flags = ROCE_SEND_SIGNALED,
+		.num_sge = 1, .sg_list = &s, .imm_data = rte_cpu_to_be_32(0xabcd0000u + (uint32_t)id),
+	};
+
+	wr.rdma.remote_addr = raddr;
+	wr.rdma.rkey = rkey;
+	assert_int_equal(roce_post_send(qp, &wr, 1, NULL), 0);
+}
+
+/* RC SEND of every size class (0, 1, one MTU, several MTUs and a tail) arrives intact. */
+static void
+test_rc_send_sizes_arrive_intact(void **state)
+{
+	static const uint32_t sizes[] = { 0, 1, 63, 4096, 4097, 3 * 4096 + 5, 65536 };
+	struct roce_qp *qa, *qb;
+	struct roce_wc wc[2];
+	unsigned int i;
+
+	(void)state;
+	qa = rt_qp(A, ROCE_QPT_RC, 64);
+	qb = rt_qp(B, ROCE_QPT_RC, 64);
+	assert_non_null(qa);
+	assert_non_null(qb);
+	assert_int_equal(rt_connect(&pair, qa, qb, 14, 7, 7, 1), 0);
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		memset(B->mem, 0, 70000);
+		fill_pattern(A->mem, sizes[i], i);
+		post_recv1(qb, B, 100 + i, 0, 70000);
+		post_send1(qa, A, i, ROCE_WR_SEND, 0, sizes[i], 0, 0);
+		assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+		assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+		assert_int_equal(wc[0].wr_id, i);
+		assert_int_equal(wc[0].opcode, ROCE_WC_SEND);
+		assert_int_equal(rt_wait_wc(&pair, B->rcq, wc + 1, 1, 2000), 1);
+		assert_int_equal(wc[1].status, ROCE_WC_SUCCESS);
+		assert_int_equal(wc[1].wr_id, 100 + i);
+		assert_int_equal(wc[1].opcode, ROCE_WC_RECV);
+		assert_int_equal(wc[1].byte_len, sizes[i]);
+		assert_int_equal(wc[1].qp_num, roce_qp_num(qb));
+		assert_memory_equal(B->mem, A->mem, sizes[i] ? sizes[i] : 1);
+	}
+	roce_qp_destroy(qa);
+	roce_qp_destroy(qb);
+}
+
+/* RDMA WRITE (with and without imm), READ and both atomics on RC do what they say. */
+static void
+test_rc_write_read_atomics(void **state)
+{
+	struct roce_qp *qa, *qb;
+	struct roce_wc wc[4];
+	uint32_t rkey_b = roce_mr_rkey(B->mr);
+	uint64_t v;
+
+	(void)state;
+	qa = rt_qp(A, ROCE_QPT_RC, 64);
+	qb = rt_qp(B, ROCE_QPT_RC, 64);
+	assert_int_equal(rt_connect(&pair, qa, qb, 14, 7, 7, 1), 0);
+
+	/* WRITE 20000 bytes to B at offset 8192 */
+	fill_pattern(A->mem, 20000, 3);
+	memset(B->mem, 0, 40000);
+	post_send1(qa, A, 1, ROCE_WR_RDMA_WRITE, 0, 20000, 0x10000000 + 8192, rkey_b);
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+	assert_int_equal(wc[0].opcode, ROCE_WC_RDMA_WRITE);
+	assert_memory_equal(B->mem + 8192, A->mem, 20000);
+	assert_int_equal(roce_cq_poll(B->rcq, wc, 4), 0); /* no receive consumed */
+
+	/* WRITE with imm consumes a receive and reports the immediate */
+	post_recv1(qb, B, 77, 100000, 16);
+	post_send1(qa, A, 2, ROCE_WR_RDMA_WRITE_WITH_IMM, 0, 5000, 0x10000000 + 50000, rkey_b);
+	assert_int_equal(rt_wait_wc(&pair, B->rcq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+	assert_int_equal(wc[0].opcode, ROCE_WC_RECV_RDMA_WITH_IMM);
+	assert_int_equal(wc[0].wr_id, 77);
+	assert_int_equal(wc[0].byte_len, 5000);
+	assert_true(wc[0].wc_flags & ROCE_WC_WITH_IMM);
+	assert_int_equal(rte_be_to_cpu_32(wc[0].imm_data), 0xabcd0002u);
+	assert_memory_equal(B->mem + 50000, A->mem, 5000);
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+
+	/* READ 30000 bytes from B */
+	fill_pattern(B->mem + 200000, 30000, 9);
+	memset(A->mem + 300000, 0, 30000);
+	post_send1(qa, A, 3, ROCE_WR_RDMA_READ, 300000, 30000, 0x10000000 + 200000, rkey_b);
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+	assert_int_equal(wc[0].opcode, ROCE_WC_RDMA_READ);
+	assert_int_equal(wc[0].byte_len, 30000);
+	assert_memory_equal(A->mem + 300000, B->mem + 200000, 30000);
+
+	/* FETCH_ADD then CMP_SWP (hit and miss) on B's word at 1000 */
+	v = 40;
+	memcpy(B->mem + 1000, &v, 8);
+	{
+		struct roce_sge s = rt_sge(A, 400000, 8);
+		struct roce_send_wr wr = {
+			.wr_id = 4, .opcode = ROCE_WR_ATOMIC_FETCH_AND_ADD,
+			.send_flags = ROCE_SEND_SIGNALED, .num_sge = 1, .sg_list = &s,
+		};
+
+		wr.atomic.remote_addr = 0x10000000 + 1000;
+		wr.atomic.rkey = rkey_b;
+		wr.atomic.compare_add = 2;
+		assert_int_equal(roce_post_send(qa, &wr, 1, NULL), 0);
+		assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+		assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+		assert_int_equal(wc[0].opcode, ROCE_WC_FETCH_ADD);
+		memcpy(&v, A->mem + 400000, 8);
+		assert_int_equal(v, 40);
+		memcpy(&v, B->mem + 1000, 8);
+		assert_int_equal(v, 42);
+
+		wr.wr_id = 5;
+		wr.opcode = ROCE_WR_ATOMIC_CMP_AND_SWP;
+		wr.atomic.compare_add = 42;
+		wr.atomic.swap = 1000;
+		assert_int_equal(roce_post_send(qa, &wr, 1, NULL), 0);
+		wr.wr_id = 6;
+		wr.atomic.compare_add = 42; /* now a miss: the value is 1000 */
+		wr.atomic.swap = 7;
+		assert_int_equal(roce_post_send(qa, &wr, 1, NULL), 0);
+		assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 2, 2000), 2);
+		assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+		assert_int_equal(wc[1].status, ROCE_WC_SUCCESS);
+		assert_int_equal(wc[0].opcode, ROCE_WC_COMP_SWAP);
+		memcpy(&v, A->mem + 400000, 8);
+		assert_int_equal(v, 1000); /* the second one's original */
+		memcpy(&v, B->mem + 1000, 8);
+		assert_int_equal(v, 1000);
+	}
+	roce_qp_destroy(qa);
+	roce_qp_destroy(qb);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest v4[] = {
+		cmocka_unit_test(test_rc_send_sizes_arrive_intact),
+		cmocka_unit_test(test_rc_write_read_atomics),
+	};
+	int fails = 0;
+
+	if (test_eal_setup(NULL) < 0)
+		return 1;
+	fails += cmocka_run_group_tests_name("roce_ipv4_mtu4096", v4, setup_ipv4, teardown);
+	(void)setup_mtu1500;
+	(void)setup_ipv6;
+	test_eal_teardown(NULL);
+	return fails;
+}
