@@ -122,6 +122,7 @@ struct roce_swqe {
 	uint8_t flags;
 	uint8_t state;
 	uint8_t status;         /* enum roce_wc_status once DONE */
+	uint8_t started;        /* first_psn/last_psn are assigned (kept across rewinds) */
 	uint32_t imm;
 	uint32_t length;        /* message bytes */
 	uint32_t num_sge;
@@ -334,6 +335,8 @@ struct rte_mbuf *roce_frame_build(struct roce_dev *dev, struct roce_hdr_desc *d,
 
 /* Requester: send what the QP may send now. @return packets built. */
 unsigned int roce_req_run(struct roce_qp *qp, unsigned int budget);
+/* Requester: resume from comp.psn when completions overtook the requester. */
+void roce_req_sync(struct roce_qp *qp);
 /* Completer: a response for @p qp. */
 void roce_comp_rx(struct roce_qp *qp, struct roce_pkt *pkt);
 void roce_comp_timer_start(struct roce_qp *qp);

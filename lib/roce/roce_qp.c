@@ -733,10 +733,8 @@ roce_qp_retire(struct roce_qp *qp)
 			break;
 		qp->sq.tail++;
 		/* the requester never points before the oldest live WQE */
-		if ((int32_t)(qp->req.wqe - qp->sq.tail) < 0) {
-			qp->req.wqe = qp->sq.tail;
-			qp->req.offset = 0;
-		}
+		if (qp->type == ROCE_QPT_RC)
+			roce_req_sync(qp);
 		if (w->status == ROCE_WC_SUCCESS && !swqe_signaled(qp, w))
 			continue;
 		memset(&wc, 0, sizeof(wc));

@@ -239,6 +239,12 @@ req_one(struct roce_qp *qp, struct roce_swqe *w)
 static bool
 req_start(struct roce_qp *qp, struct roce_swqe *w)
 {
+	if (w->started) {
+		/* resent after a rewind: same PSNs as the first time */
+		w->state = SWQE_SENDING;
+		return true;
+	}
+	w->started = 1;
 	w->first_psn = qp->req.psn;
 	if (w->opcode >= ROCE_WR_ATOMIC_CMP_AND_SWP)
 		w->last_psn = w->first_psn;
@@ -323,57 +329,74 @@ roce_comp_timer_start(struct roce_qp *qp)
 static void
 req_rewind(struct roce_qp *qp)
 {
+	struct roce_swqe *w;
 	uint32_t i;
 
 	qp->req.rd_atomic = 0;
 	qp->req.noack = 0;
-	for (i = qp->sq.tail; i != qp->req.wqe && i != qp->sq.head; i++) {
-		struct roce_swqe *w = roce_wq_at(&qp->sq, i);
-
-		if (i != qp->sq.tail)
-			w->state = SWQE_POSTED;
+	/* every WQE started after the oldest starts again from scratch */
+	for (i = qp->sq.tail + 1; i != qp->sq.head; i++) {
+		w = roce_wq_at(&qp->sq, i);
+		if (w->state == SWQE_POSTED)
+			break;
+		w->state = SWQE_POSTED;
 	}
-	if (qp->sq.tail == qp->sq.head || qp->sq.tail == qp->req.wqe) {
-		qp->req.wqe = qp->sq.tail;
-		qp->req.offset = 0;
-		qp->req.psn = qp->comp.psn;
+	ROCE_LOG(DEBUG, "%s: QP %u rewind to %u (wqe %u, was %u psn %u)", qp->dev->name, qp->qpn,
+		 qp->comp.psn, qp->sq.tail, qp->req.wqe, qp->req.psn);
+	qp->req.wqe = qp->sq.tail;
+	qp->req.psn = qp->comp.psn;
+	qp->req.offset = 0;
+	if (qp->sq.tail == qp->sq.head)
 		return;
-	}
-	{
-		struct roce_swqe *w = roce_wq_at(&qp->sq, qp->sq.tail);
+	w = roce_wq_at(&qp->sq, qp->sq.tail);
+	if (w->started) {
 		uint32_t done = (uint32_t)roce_psn_diff(qp->comp.psn, w->first_psn);
 
-		qp->req.wqe = qp->sq.tail;
-		qp->req.psn = qp->comp.psn;
 		w->state = SWQE_SENDING;
 		if (w->opcode == ROCE_WR_RDMA_READ)
 			qp->req.offset = qp->comp.read_off;
-		else if (w->opcode >= ROCE_WR_ATOMIC_CMP_AND_SWP)
-			qp->req.offset = 0;
-		else
+		else if (w->opcode < ROCE_WR_ATOMIC_CMP_AND_SWP)
 			qp->req.offset = RTE_MIN(done * qp->mtu, w->length);
 	}
 	roce_qp_activate(qp);
 }
 
-/* Go back N because of a loss; @return false when retries are exhausted (QP failed). */
+/*
+ * Keep the requester consistent with the completer: when completions moved
+ * the oldest WQE past the requester's position (the peer acknowledged
+ * packets of an earlier transmission while they were being resent), resume
+ * from the first unacknowledged PSN.
+ */
+void
+roce_req_sync(struct roce_qp *qp)
+{
+	if ((int32_t)(qp->req.wqe - qp->sq.tail) < 0 ||
+	    roce_psn_diff(qp->comp.psn, qp->req.psn) > 0)
+		req_rewind(qp);
+}
+
+/*
+ * Go back N because of a loss. A NAK or a missing response asks once per
+ * gap: while the resend of comp.psn is under way, later signs of the same
+ * gap (responses of the old stream, duplicate ACKs) change nothing; only
+ * the timer retries it again. @return false when the budget is exhausted
+ * (the QP failed).
+ */
 static bool
-comp_retry(struct roce_qp *qp, bool count)
+comp_retry(struct roce_qp *qp, bool timeout)
 {
 	struct roce_dev *dev = qp->dev;
 
-	if (qp->comp.retry_armed && qp->comp.retry_psn == qp->comp.psn && !count)
-		return true; /* this gap is being resent already */
-	if (count) {
-		if (qp->comp.retry_left == 0) {
-			dev->st.completer_retry_err++;
-			dev->st.retry_exceeded_err++;
-			roce_qp_error(qp, ROCE_WC_RETRY_EXC_ERR);
-			return false;
-		}
-		if (qp->attr.retry_cnt != 7)
-			qp->comp.retry_left--;
+	if (!timeout && qp->comp.retry_armed && qp->comp.retry_psn == qp->comp.psn)
+		return true;
+	if (qp->comp.retry_left == 0) {
+		dev->st.completer_retry_err++;
+		dev->st.retry_exceeded_err++;
+		roce_qp_error(qp, ROCE_WC_RETRY_EXC_ERR);
+		return false;
 	}
+	if (qp->attr.retry_cnt != 7)
+		qp->comp.retry_left--;
 	qp->comp.retry_armed = true;
 	qp->comp.retry_psn = qp->comp.psn;
 	req_rewind(qp);
@@ -444,7 +467,7 @@ ack_through(struct roce_qp *qp, uint32_t psn)
 	while (qp->sq.tail != qp->sq.head) {
 		struct roce_swqe *w = roce_wq_at(&qp->sq, qp->sq.tail);
 
-		if (w->state == SWQE_POSTED)
+		if (!w->started)
 			break;
 		if (is_read_atomic(w->opcode)) {
 			if (roce_psn_diff(psn, w->first_psn) >= 0)
@@ -492,7 +515,7 @@ comp_nak(struct roce_qp *qp, struct roce_pkt *pkt)
 		dev->st.rcvd_rnr_err++;
 		qp->st.rnr_naks_rcvd++;
 		if (!ack_through(qp, before)) {
-			comp_retry(qp, true);
+			comp_retry(qp, false);
 			return;
 		}
 		if (qp->comp.rnr_left == 0) {
@@ -511,15 +534,18 @@ comp_nak(struct roce_qp *qp, struct roce_pkt *pkt)
 	}
 	/* NAK */
 	if (!ack_through(qp, before)) {
-		comp_retry(qp, true);
+		comp_retry(qp, false);
 		return;
 	}
 	switch (syn & 0x1f) {
 	case ROCE_NAK_PSN_SEQ:
 		dev->st.rcvd_seq_err++;
 		qp->st.seq_naks_rcvd++;
+		/* packets that were in flight behind an RNR NAK: the RNR timer resends */
+		if (qp->comp.rnr_wait && pkt->psn == qp->comp.psn)
+			break;
 		qp->comp.psn = pkt->psn;
-		comp_retry(qp, true);
+		comp_retry(qp, false);
 		break;
 	case ROCE_NAK_INVALID_REQ:
 		comp_fail(qp, ROCE_WC_REM_INV_REQ_ERR);
@@ -555,7 +581,7 @@ comp_read_resp(struct roce_qp *qp, struct roce_pkt *pkt)
 	if (qp->sq.tail == qp->sq.head)
 		goto drop;
 	w = roce_wq_at(&qp->sq, qp->sq.tail);
-	if (w->opcode != ROCE_WR_RDMA_READ || w->state == SWQE_POSTED)
+	if (w->opcode != ROCE_WR_RDMA_READ || !w->started)
 		goto drop;
 	if (pkt->psn != qp->comp.psn)
 		goto resend; /* a response is missing */
@@ -588,7 +614,7 @@ comp_read_resp(struct roce_qp *qp, struct roce_pkt *pkt)
 	}
 	return;
 resend:
-	comp_retry(qp, true);
+	comp_retry(qp, false);
 	return;
 drop:
 	qp->st.drops++;
@@ -602,15 +628,14 @@ comp_atomic_ack(struct roce_qp *qp, struct roce_pkt *pkt)
 	if (!ack_through(qp, roce_psn_add(pkt->psn, ROCE_PSN_MASK))) {
 		w = roce_wq_at(&qp->sq, qp->sq.tail);
 		if (w->opcode < ROCE_WR_ATOMIC_CMP_AND_SWP || w->first_psn != pkt->psn) {
-			comp_retry(qp, true);
+			comp_retry(qp, false);
 			return;
 		}
 	}
 	if (qp->sq.tail == qp->sq.head)
 		return;
 	w = roce_wq_at(&qp->sq, qp->sq.tail);
-	if (w->opcode < ROCE_WR_ATOMIC_CMP_AND_SWP || w->first_psn != pkt->psn ||
-	    w->state == SWQE_POSTED) {
+	if (w->opcode < ROCE_WR_ATOMIC_CMP_AND_SWP || w->first_psn != pkt->psn || !w->started) {
 		qp->st.drops++;
 		return;
 	}
@@ -641,7 +666,7 @@ roce_comp_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 	case ROCE_OP_ACK:
 		if ((pkt->aeth_syn & ROCE_AETH_TYPE_MASK) == ROCE_AETH_ACK) {
 			if (!ack_through(qp, pkt->psn))
-				comp_retry(qp, true);
+				comp_retry(qp, false);
 		} else if ((pkt->aeth_syn & ROCE_AETH_TYPE_MASK) == ROCE_AETH_RNR ||
 			   (pkt->aeth_syn & ROCE_AETH_TYPE_MASK) == ROCE_AETH_NAK) {
 			comp_nak(qp, pkt);

@@ -199,8 +199,9 @@ resp_fatal(struct roce_qp *qp, struct roce_pkt *pkt, uint8_t nak, enum roce_wc_s
 		return;
 	}
 	send_nak(qp, ROCE_AETH_NAK | nak, pkt->psn);
-	ROCE_LOG(DEBUG, "%s: QP %u: %s at PSN %u: NAK 0x%x", dev->name, qp->qpn,
-		 roce_opcode_name(pkt->opcode), pkt->psn, nak);
+	ROCE_LOG(DEBUG, "%s: QP %u: %s at PSN %u (%u bytes, last %s%s): NAK 0x%x", dev->name,
+		 qp->qpn, roce_opcode_name(pkt->opcode), pkt->psn, pkt->paylen,
+		 roce_opcode_name((uint8_t)qp->resp.last_op), qp->resp.in_msg ? " open" : "", nak);
 	/* the receive WQE being filled completes with the error */
 	if (qp->resp.rwqe_open && qp->rq.tail != qp->rq.head) {
 		struct roce_rwqe *r = roce_wq_at(&qp->rq, qp->rq.tail);

@@ -350,6 +350,32 @@ rt_sge(const struct rt_node *n, uint32_t off, uint32_t len)
 	return s;
 }
 
+/* Post one receive of @p len bytes at offset @p off of the node's MR (0: no SGE). */
+static inline int
+post_recv_at(struct roce_qp *qp, const struct rt_node *n, uint64_t id, uint32_t off,
+	     uint32_t len)
+{
+	struct roce_sge s = rt_sge(n, off, len);
+	struct roce_recv_wr wr = { .wr_id = id, .num_sge = len ? 1 : 0, .sg_list = &s };
+
+	return roce_post_recv(qp, &wr, 1, NULL);
+}
+
+/* Post one signaled SEND/WRITE of @p len bytes at offset @p off (remote: same offset). */
+static inline int
+post_send_at(struct roce_qp *qp, const struct rt_node *n, uint64_t id, uint8_t op,
+	     uint32_t off, uint32_t len)
+{
+	struct roce_sge s = rt_sge(n, off, len);
+	struct roce_send_wr wr = {
+		.wr_id = id, .opcode = op, .send_flags = ROCE_SEND_SIGNALED,
+		.num_sge = 1, .sg_list = &s,
+	};
+
+	wr.rdma.remote_addr = 0x10000000ull + off;
+	return roce_post_send(qp, &wr, 1, NULL);
+}
+
 /* Poll a CQ until @p want completions arrived (running the pair). @return how many. */
 static inline int
 rt_wait_wc(struct rt_pair *p, struct roce_cq *cq, struct roce_wc *wc, int want,
