@@ -480,6 +480,9 @@ uint16_t roce_dev_rx_burst(struct roce_dev *dev, struct rte_mbuf **pkts, uint16_
  */
 bool roce_dev_frame_is_mine(const struct roce_dev *dev, const struct rte_mbuf *m);
 
+/** Replace the event callback (NULL: none). */
+void roce_dev_event_cb_set(struct roce_dev *dev, roce_event_fn cb, void *arg);
+
 /** Set GID table entry @p index. A GID ::ffff:a.b.c.d is IPv4. @return 0 or -EINVAL. */
 int roce_gid_set(struct roce_dev *dev, uint32_t index, const uint8_t gid[ROCE_GID_LEN]);
 /** Clear GID table entry @p index. @return 0, -EINVAL (out of range), -ENOENT (empty). */

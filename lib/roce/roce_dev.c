@@ -238,6 +238,13 @@ roce_dev_destroy(struct roce_dev *dev)
 	rte_free(dev);
 }
 
+void
+roce_dev_event_cb_set(struct roce_dev *dev, roce_event_fn cb, void *arg)
+{
+	dev->conf.event_cb = cb;
+	dev->conf.event_arg = arg;
+}
+
 const struct roce_dev_limits *
 roce_dev_limits(const struct roce_dev *dev)
 {

@@ -206,20 +206,215 @@ test_rc_write_read_atomics(void **state)
 	roce_qp_destroy(qb);
 }
 
+
+/* UC SEND and WRITE with imm arrive; UC refuses READ at post. */
+static void
+test_uc_send_and_write_arrive_read_is_refused(void **state)
+{
+	struct roce_qp *qa, *qb;
+	struct roce_wc wc[2];
+	struct roce_sge s = rt_sge(A, 0, 8);
+	struct roce_send_wr rd = { .opcode = ROCE_WR_RDMA_READ, .num_sge = 1, .sg_list = &s };
+
+	(void)state;
+	qa = rt_qp(A, ROCE_QPT_UC, 16);
+	qb = rt_qp(B, ROCE_QPT_UC, 16);
+	assert_int_equal(rt_connect(&pair, qa, qb, 0, 0, 0, 0), 0);
+	fill_pattern(A->mem, 10000, 5);
+	post_recv1(qb, B, 1, 0, 10000);
+	post_send1(qa, A, 1, ROCE_WR_SEND, 0, 10000, 0, 0);
+	assert_int_equal(rt_wait_wc(&pair, B->rcq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+	assert_int_equal(wc[0].byte_len, 10000);
+	assert_memory_equal(B->mem, A->mem, 10000);
+	post_recv1(qb, B, 2, 0, 16);
+	post_send1(qa, A, 2, ROCE_WR_RDMA_WRITE_WITH_IMM, 0, 9000, 0x10000000 + 20000,
+		   roce_mr_rkey(B->mr));
+	assert_int_equal(rt_wait_wc(&pair, B->rcq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].opcode, ROCE_WC_RECV_RDMA_WITH_IMM);
+	assert_memory_equal(B->mem + 20000, A->mem, 9000);
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 2, 2000), 2);
+	assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+	assert_int_equal(roce_post_send(qa, &rd, 1, NULL), -EINVAL);
+	assert_non_null(strstr(roce_dev_last_error(A->dev), "RC"));
+	roce_qp_destroy(qa);
+	roce_qp_destroy(qb);
+}
+
+static struct roce_qp *
+ud_qp(struct rt_node *n, enum roce_qp_type type, uint32_t qkey)
+{
+	struct roce_qp *qp = rt_qp(n, type, 16);
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .qkey = qkey };
+
+	assert_non_null(qp);
+	assert_int_equal(roce_qp_modify(qp, &at, ROCE_QP_STATE | ROCE_QP_QKEY), 0);
+	at.qp_state = ROCE_QPS_RTR;
+	assert_int_equal(roce_qp_modify(qp, &at, ROCE_QP_STATE), 0);
+	at.qp_state = ROCE_QPS_RTS;
+	at.sq_psn = 7;
+	assert_int_equal(roce_qp_modify(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN), 0);
+	return qp;
+}
+
+/* UD SEND with imm lands after a 40-byte GRH holding the sender's IP header; a wrong Q_Key is dropped. */
+static void
+test_ud_and_gsi_send_deliver_grh_and_check_qkey(void **state)
+{
+	struct roce_qp *qa, *qb, *ga, *gb;
+	struct roce_ah_attr av = { .sgid_index = 1, .vlan_id = ROCE_VLAN_NONE };
+	struct roce_ah *ah;
+	struct roce_wc wc[2];
+	struct roce_sge s = rt_sge(A, 0, 300);
+	struct roce_send_wr wr = {
+		.wr_id = 5, .opcode = ROCE_WR_SEND_WITH_IMM, .send_flags = ROCE_SEND_SIGNALED,
+		.num_sge = 1, .sg_list = &s, .imm_data = 0x01020304,
+	};
+	struct roce_dev_stats st0, st1;
+
+	(void)state;
+	qa = ud_qp(A, ROCE_QPT_UD, 0x1111);
+	qb = ud_qp(B, ROCE_QPT_UD, 0x2222);
+	memcpy(av.dgid, B->gid, ROCE_GID_LEN);
+	memcpy(av.dmac, B->mac, 6);
+	ah = roce_ah_create(A->pd, &av);
+	assert_non_null(ah);
+	fill_pattern(A->mem, 300, 1);
+	post_recv1(qb, B, 9, 0, 400);
+	wr.ud.ah = ah;
+	wr.ud.remote_qpn = roce_qp_num(qb);
+	wr.ud.remote_qkey = 0x2222;
+	assert_int_equal(roce_post_send(qa, &wr, 1, NULL), 0);
+	assert_int_equal(rt_wait_wc(&pair, B->rcq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+	assert_int_equal(wc[0].byte_len, ROCE_GRH_LEN + 300);
+	assert_int_equal(wc[0].src_qp, roce_qp_num(qa));
+	assert_int_equal(wc[0].wc_flags, ROCE_WC_GRH | ROCE_WC_WITH_IMM);
+	assert_int_equal(wc[0].imm_data, 0x01020304);
+	if (A->gid[10] == 0xff) {
+		/* IPv4 header in the GRH's last 20 bytes */
+		assert_int_equal(B->mem[20], 0x45);
+		assert_memory_equal(B->mem + 20 + 12, A->gid + 12, 4);
+	} else {
+		assert_int_equal(B->mem[0] >> 4, 6);
+		assert_memory_equal(B->mem + 8, A->gid, ROCE_GID_LEN);
+	}
+	assert_memory_equal(B->mem + ROCE_GRH_LEN, A->mem, 300);
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+
+	/* wrong Q_Key: dropped and counted, the receive stays posted */
+	roce_dev_stats_get(B->dev, &st0);
+	wr.ud.remote_qkey = 0x3333;
+	post_recv1(qb, B, 10, 0, 400);
+	assert_int_equal(roce_post_send(qa, &wr, 1, NULL), 0);
+	rt_run_until(&pair, NULL, NULL, 5);
+	roce_dev_stats_get(B->dev, &st1);
+	assert_int_equal(st1.rx_bad_qkey - st0.rx_bad_qkey, 1);
+	assert_int_equal(roce_cq_poll(B->rcq, wc, 2), 0);
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+
+	/* GSI (QP1, Q_Key 0x80010000) */
+	ga = ud_qp(A, ROCE_QPT_GSI, ROCE_GSI_QKEY);
+	gb = ud_qp(B, ROCE_QPT_GSI, ROCE_GSI_QKEY);
+	assert_int_equal(roce_qp_num(ga), 1);
+	assert_null(rt_qp(A, ROCE_QPT_GSI, 4)); /* one per device */
+	post_recv1(gb, B, 11, 1000, 400);
+	wr.ud.remote_qpn = 1;
+	wr.ud.remote_qkey = ROCE_GSI_QKEY;
+	assert_int_equal(roce_post_send(ga, &wr, 1, NULL), 0);
+	assert_int_equal(rt_wait_wc(&pair, B->rcq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].wr_id, 11);
+	assert_int_equal(wc[0].src_qp, 1);
+	assert_int_equal(wc[0].qp_num, 1);
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+
+	/* a UD message above the path MTU is refused at post */
+	s.length = 5000;
+	assert_int_equal(roce_post_send(qa, &wr, 1, NULL), -EINVAL);
+	roce_qp_destroy(ga);
+	roce_qp_destroy(gb);
+	roce_qp_destroy(qa);
+	roce_qp_destroy(qb);
+	roce_ah_destroy(ah);
+}
+
+/* Inline data and several SGEs gather and scatter in order. */
+static void
+test_inline_and_multi_sge_gather_scatter(void **state)
+{
+	struct roce_qp *qa, *qb;
+	struct roce_wc wc[1];
+	static const char msg[] = "inline data is copied at post time";
+	struct roce_sge sg[3] = { rt_sge(A, 100, 1000), rt_sge(A, 5000, 3000), rt_sge(A, 9000, 1) };
+	struct roce_sge rs[2] = { rt_sge(B, 0, 2500), rt_sge(B, 70000, 3000) };
+	struct roce_recv_wr rwr = { .wr_id = 1, .num_sge = 2, .sg_list = rs };
+	struct roce_send_wr wr = { .wr_id = 1, .opcode = ROCE_WR_SEND, .num_sge = 3, .sg_list = sg,
+				   .send_flags = ROCE_SEND_SIGNALED };
+	char buf[sizeof(msg)];
+	uint8_t expect[4001];
+
+	(void)state;
+	qa = rt_qp(A, ROCE_QPT_RC, 16);
+	qb = rt_qp(B, ROCE_QPT_RC, 16);
+	assert_int_equal(rt_connect(&pair, qa, qb, 14, 7, 7, 1), 0);
+	fill_pattern(A->mem, 10000, 8);
+	memcpy(expect, A->mem + 100, 1000);
+	memcpy(expect + 1000, A->mem + 5000, 3000);
+	expect[4000] = A->mem[9000];
+	assert_int_equal(roce_post_recv(qb, &rwr, 1, NULL), 0);
+	assert_int_equal(roce_post_send(qa, &wr, 1, NULL), 0);
+	assert_int_equal(rt_wait_wc(&pair, B->rcq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].byte_len, 4001);
+	assert_memory_equal(B->mem, expect, 2500);
+	assert_memory_equal(B->mem + 70000, expect + 2500, 1501);
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+
+	memcpy(buf, msg, sizeof(msg));
+	wr.send_flags = ROCE_SEND_SIGNALED | ROCE_SEND_INLINE;
+	wr.inline_data = buf;
+	wr.inline_len = sizeof(msg);
+	wr.num_sge = 0;
+	rwr.num_sge = 1;
+	assert_int_equal(roce_post_recv(qb, &rwr, 1, NULL), 0);
+	assert_int_equal(roce_post_send(qa, &wr, 1, NULL), 0);
+	memset(buf, 0, sizeof(buf)); /* the caller's buffer is free once posted */
+	assert_int_equal(rt_wait_wc(&pair, B->rcq, wc, 1, 2000), 1);
+	assert_memory_equal(B->mem, msg, sizeof(msg));
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+	roce_qp_destroy(qa);
+	roce_qp_destroy(qb);
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest v4[] = {
 		cmocka_unit_test(test_rc_send_sizes_arrive_intact),
 		cmocka_unit_test(test_rc_write_read_atomics),
+		cmocka_unit_test(test_uc_send_and_write_arrive_read_is_refused),
+		cmocka_unit_test(test_ud_and_gsi_send_deliver_grh_and_check_qkey),
+		cmocka_unit_test(test_inline_and_multi_sge_gather_scatter),
+	};
+	const struct CMUnitTest v6[] = {
+		cmocka_unit_test(test_rc_send_sizes_arrive_intact),
+		cmocka_unit_test(test_rc_write_read_atomics),
+		cmocka_unit_test(test_ud_and_gsi_send_deliver_grh_and_check_qkey),
+	};
+	const struct CMUnitTest mtu1024[] = {
+		cmocka_unit_test(test_rc_send_sizes_arrive_intact),
+		cmocka_unit_test(test_rc_write_read_atomics),
+		cmocka_unit_test(test_uc_send_and_write_arrive_read_is_refused),
 	};
 	int fails = 0;
 
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	if (test_eal_setup(NULL) < 0)
 		return 1;
 	fails += cmocka_run_group_tests_name("roce_ipv4_mtu4096", v4, setup_ipv4, teardown);
-	(void)setup_mtu1500;
-	(void)setup_ipv6;
+	fails += cmocka_run_group_tests_name("roce_ipv6_mtu4096", v6, setup_ipv6, teardown);
+	fails += cmocka_run_group_tests_name("roce_ipv4_mtu1024", mtu1024, setup_mtu1500, teardown);
 	test_eal_teardown(NULL);
 	return fails;
 }
