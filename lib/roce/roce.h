@@ -252,7 +252,8 @@ struct roce_dev_conf {
 /** Per-device counters (names as rxe's hw_counters where they mean the same). */
 struct roce_dev_stats {
 	uint64_t sent_pkts;             /**< RoCE frames enqueued to the tx ring */
-	uint64_t rcvd_pkts;             /**< RoCE frames accepted by a QP */
+	uint64_t rcvd_pkts;             /**< RoCE frames accepted by a QP (a QP may still drop
+					 *   one later: roce_qp_stats.drops) */
 	uint64_t duplicate_request;     /**< responder: duplicate PSNs */
 	uint64_t out_of_seq_request;    /**< responder: PSN ahead of expected */
 	uint64_t rcvd_rnr_err;          /**< requester: RNR NAKs received */
@@ -278,8 +279,7 @@ struct roce_dev_stats {
 	uint64_t rx_bad_opcode;         /**< opcode of another transport or out of sequence */
 	uint64_t rx_bad_state;          /**< QP not in a state that receives */
 	uint64_t rx_bad_source;         /**< RC/UC frame from another peer than the QP's */
-	uint64_t rx_bad_length;         /**< payload length wrong for the opcode or above the MTU */
-	uint64_t rx_ring_full;          /**< frames not handed back because rx handling had no room */
+	uint64_t rx_bad_length;         /**< payload above the QP's path MTU */
 };
 
 /** Per-QP counters. */

@@ -146,8 +146,8 @@ roce_dev_create(const struct roce_dev_conf *conf, char *err, size_t errlen)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	if (rte_is_zero_ether_addr((const struct rte_ether_addr *)conf->mac) ||
-	    rte_is_multicast_ether_addr((const struct rte_ether_addr *)conf->mac)) {
+	if ((conf->mac[0] & 1) || (conf->mac[0] | conf->mac[1] | conf->mac[2] | conf->mac[3] |
+				   conf->mac[4] | conf->mac[5]) == 0) {
 		snprintf(err, errlen, "mac must be a unicast address");
 		rte_errno = EINVAL;
 		return NULL;
@@ -522,7 +522,6 @@ static const struct {
 	STAT(timeouts), STAT(rx_not_roce), STAT(rx_truncated), STAT(rx_bad_icrc),
 	STAT(rx_bad_header), STAT(rx_unknown_qpn), STAT(rx_bad_pkey), STAT(rx_bad_qkey),
 	STAT(rx_bad_opcode), STAT(rx_bad_state), STAT(rx_bad_source), STAT(rx_bad_length),
-	STAT(rx_ring_full),
 };
 
 void

@@ -341,7 +341,7 @@ check_values(struct roce_qp *qp, const struct roce_qp_attr *a, uint32_t mask)
 			return roce_err(dev, EINVAL, "AV GIDs are of different IP versions");
 		if (av->vlan_id != ROCE_VLAN_NONE && av->vlan_id > 4095)
 			return roce_err(dev, EINVAL, "AV VLAN %u is not 0..4095", av->vlan_id);
-		if (rte_is_multicast_ether_addr((const struct rte_ether_addr *)av->dmac))
+		if (av->dmac[0] & 1) /* group bit */
 			return roce_err(dev, EINVAL, "AV destination MAC is multicast");
 	}
 	return 0;

@@ -294,7 +294,7 @@ roce_req_run(struct roce_qp *qp, unsigned int budget)
 			}
 		}
 		if (rc && is_read_atomic(w->opcode) &&
-		    qp->req.rd_atomic >= RTE_MAX(qp->attr.max_rd_atomic, (uint8_t)1))
+		    qp->req.rd_atomic >= RTE_MAX((uint32_t)qp->attr.max_rd_atomic, 1u))
 			break;
 		r = req_one(qp, w);
 		if (r < 0)
@@ -653,8 +653,6 @@ comp_atomic_ack(struct roce_qp *qp, struct roce_pkt *pkt)
 void
 roce_comp_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 {
-	struct roce_dev *dev = qp->dev;
-
 	/* only PSNs sent and not yet acknowledged are news */
 	if (roce_psn_diff(pkt->psn, qp->comp.psn) < 0 ||
 	    roce_psn_diff(pkt->psn, qp->req.psn_hi) >= 0) {
@@ -671,7 +669,8 @@ roce_comp_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 			   (pkt->aeth_syn & ROCE_AETH_TYPE_MASK) == ROCE_AETH_NAK) {
 			comp_nak(qp, pkt);
 		} else {
-			dev->st.rx_bad_header++;
+			/* reserved AETH type: counted by the QP (rcvd_pkts already has it) */
+			qp->st.drops++;
 		}
 		break;
 	case ROCE_OP_ATOMIC_ACK:

@@ -290,7 +290,7 @@ resp_ud(struct roce_qp *qp, struct roce_pkt *pkt)
 	const bool imm = roce_opcode_table[pkt->opcode].flags & ROCE_OPF_IMM;
 
 	if (pkt->paylen > qp->mtu) {
-		qp->dev->st.rx_bad_length++;
+		/* counted by the QP: rcvd_pkts already has the frame */
 		qp->st.drops++;
 		return;
 	}
@@ -744,6 +744,10 @@ roce_rx_one(struct roce_dev *dev, struct rte_mbuf *m)
 		}
 	} else if (memcmp(pkt.sgid, qp->attr.ah_attr.dgid, ROCE_GID_LEN) != 0) {
 		st->rx_bad_source++;
+		goto drop_qp;
+	}
+	if (pkt.paylen > qp->mtu) {
+		st->rx_bad_length++;
 		goto drop_qp;
 	}
 	st->rcvd_pkts++;
