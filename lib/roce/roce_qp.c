@@ -715,6 +715,18 @@ wc_opcode(uint8_t wr_opcode)
 	}
 }
 
+/* The completion a send WQE owes. */
+static void
+swqe_wc(const struct roce_qp *qp, const struct roce_swqe *w, struct roce_wc *wc)
+{
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = w->wr_id;
+	wc->status = w->status;
+	wc->opcode = wc_opcode(w->opcode);
+	wc->byte_len = w->length;
+	wc->qp_num = qp->qpn;
+}
+
 bool
 roce_qp_sq_idle(const struct roce_qp *qp)
 {
@@ -737,12 +749,7 @@ roce_qp_retire(struct roce_qp *qp)
 			roce_req_sync(qp);
 		if (w->status == ROCE_WC_SUCCESS && !swqe_signaled(qp, w))
 			continue;
-		memset(&wc, 0, sizeof(wc));
-		wc.wr_id = w->wr_id;
-		wc.status = w->status;
-		wc.opcode = wc_opcode(w->opcode);
-		wc.byte_len = w->length;
-		wc.qp_num = qp->qpn;
+		swqe_wc(qp, w, &wc);
 		if (!roce_cq_push(qp->send_cq, &wc, false))
 			return;
 	}
@@ -779,16 +786,11 @@ roce_qp_flush(struct roce_qp *qp)
 
 		if (w->state != SWQE_DONE)
 			w->status = ROCE_WC_WR_FLUSH_ERR;
-		memset(&wc, 0, sizeof(wc));
-		wc.wr_id = w->wr_id;
-		wc.status = w->status;
-		wc.opcode = wc_opcode(w->opcode);
-		wc.byte_len = w->length;
-		wc.qp_num = qp->qpn;
 		qp->sq.tail++;
 		/* a successful unsignaled WR owes no completion */
-		if (wc.status == ROCE_WC_SUCCESS && !swqe_signaled(qp, w))
+		if (w->status == ROCE_WC_SUCCESS && !swqe_signaled(qp, w))
 			continue;
+		swqe_wc(qp, w, &wc);
 		if (!roce_cq_push(qp->send_cq, &wc, false))
 			break;
 	}

@@ -147,57 +147,71 @@ roce_icrc(const struct rte_mbuf *m, uint32_t l3_off, bool ipv6, uint32_t icrc_of
 	return crc_mbuf(crc, m, l3_off + len, icrc_off);
 }
 
+/* Big-endian fields at any alignment, through DPDK's byte order helpers. */
 static inline uint16_t
 get16(const uint8_t *p)
 {
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
+	rte_be16_t v;
 
-static inline uint32_t
-get24(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_16(v);
 }
 
 static inline uint32_t
 get32(const uint8_t *p)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	rte_be32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_32(v);
 }
 
 static inline uint64_t
 get64(const uint8_t *p)
 {
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
+	rte_be64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return rte_be_to_cpu_64(v);
+}
+
+/* 24-bit QPN, PSN and MSN fields */
+static inline uint32_t
+get24(const uint8_t *p)
+{
+	return get32(p - 1) & 0xffffff;
 }
 
 static inline void
 put16(uint8_t *p, uint16_t v)
 {
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
-}
+	rte_be16_t b = rte_cpu_to_be_16(v);
 
-static inline void
-put24(uint8_t *p, uint32_t v)
-{
-	p[0] = (v >> 16) & 0xff;
-	p[1] = (v >> 8) & 0xff;
-	p[2] = v & 0xff;
+	memcpy(p, &b, sizeof(b));
 }
 
 static inline void
 put32(uint8_t *p, uint32_t v)
 {
-	put16(p, v >> 16);
-	put16(p + 2, v & 0xffff);
+	rte_be32_t b = rte_cpu_to_be_32(v);
+
+	memcpy(p, &b, sizeof(b));
 }
 
 static inline void
 put64(uint8_t *p, uint64_t v)
 {
-	put32(p, v >> 32);
-	put32(p + 4, (uint32_t)v);
+	rte_be64_t b = rte_cpu_to_be_64(v);
+
+	memcpy(p, &b, sizeof(b));
+}
+
+/* keeps the byte before: the 24-bit field shares a word with an 8-bit one */
+static inline void
+put24(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 8));
+	p[2] = v & 0xff;
 }
 
 static void
