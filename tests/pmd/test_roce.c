@@ -7,10 +7,12 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <errno.h>
 
 #include <cmocka.h>
 
 #include <rte_byteorder.h>
+#include <rte_errno.h>
 
 #include "roce_test_util.h"
 
@@ -386,6 +388,138 @@ test_inline_and_multi_sge_gather_scatter(void **state)
 	roce_qp_destroy(qb);
 }
 
+/* A "guest" of 8 pages of 4 KiB whose physical order is the reverse of the host's. */
+#define GPAGES 8
+static uint8_t *gmem;
+
+static void *
+xlate_rev(void *ctx, uint64_t addr, uint64_t len, uint64_t *contig)
+{
+	uint64_t page = addr >> 12, off = addr & 4095;
+
+	(void)ctx;
+	(void)len;
+	if (addr < 0x100000 || page - 0x100 >= GPAGES)
+		return NULL;
+	*contig = 4096 - off;
+	return gmem + (GPAGES - 1 - (page - 0x100)) * 4096 + off;
+}
+
+/*
+ * An MR over guest pages: WRITE and READ across page boundaries land in the
+ * right host pages; an untranslatable page refuses the registration.
+ */
+static void
+test_page_list_mr_translates_every_page(void **state)
+{
+	uint64_t pages[GPAGES];
+	struct roce_mr_conf c = {
+		.iova = 0x100000 + 100, .length = GPAGES * 4096 - 200,
+		.access = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+			  ROCE_ACCESS_REMOTE_READ,
+		.pages = pages, .nb_pages = GPAGES, .page_size = 4096, .xlate = xlate_rev,
+	};
+	struct roce_qp *qa, *qb;
+	struct roce_mr *mr;
+	struct roce_wc wc[1];
+	unsigned int i;
+
+	(void)state;
+	gmem = rte_zmalloc("gmem", GPAGES * 4096, 4096);
+	assert_non_null(gmem);
+	for (i = 0; i < GPAGES; i++)
+		pages[i] = 0x100000 + i * 4096ull;
+	pages[3] = 0x900000; /* not mapped */
+	assert_null(roce_mr_reg(B->pd, &c));
+	assert_int_equal(rte_errno, EFAULT);
+	pages[3] = 0x103000;
+	mr = roce_mr_reg(B->pd, &c);
+	assert_non_null(mr);
+	qa = rt_qp(A, ROCE_QPT_RC, 16);
+	qb = rt_qp(B, ROCE_QPT_RC, 16);
+	assert_int_equal(rt_connect(&pair, qa, qb, 14, 7, 7, 1), 0);
+	fill_pattern(A->mem, 10000, 77);
+	/* guest address 0x100000 + 3000 .. + 13000 spans pages 0..3 */
+	post_send1(qa, A, 1, ROCE_WR_RDMA_WRITE, 0, 10000, 0x100000 + 3000, roce_mr_rkey(mr));
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+	assert_memory_equal(gmem + 7 * 4096 + 3000, A->mem, 1096);
+	assert_memory_equal(gmem + 6 * 4096, A->mem + 1096, 4096);
+	assert_memory_equal(gmem + 5 * 4096, A->mem + 5192, 4096);
+	assert_memory_equal(gmem + 4 * 4096, A->mem + 9288, 712);
+	memset(A->mem + 20000, 0, 10000);
+	post_send1(qa, A, 2, ROCE_WR_RDMA_READ, 20000, 10000, 0x100000 + 3000, roce_mr_rkey(mr));
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+	assert_memory_equal(A->mem + 20000, A->mem, 10000);
+	/* the region's first 100 bytes are outside it */
+	post_send1(qa, A, 3, ROCE_WR_RDMA_WRITE, 0, 10, 0x100000, roce_mr_rkey(mr));
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_REM_ACCESS_ERR);
+	assert_int_equal(roce_mr_remap(mr), 0);
+	roce_qp_destroy(qa);
+	roce_qp_destroy(qb);
+	assert_int_equal(roce_mr_dereg(mr), 0);
+	rte_free(gmem);
+}
+
+static unsigned int notified;
+
+static void
+on_notify(void *arg, struct roce_cq *cq)
+{
+	(void)arg;
+	(void)cq;
+	notified++;
+}
+
+/* An armed CQ notifies once: NEXT_COMPLETION on any, SOLICITED only on a solicited one. */
+static void
+test_cq_arm_notifies_once_per_arm(void **state)
+{
+	struct roce_cq_conf cc = { .cqe = 16, .notify = on_notify };
+	struct roce_qp_init_attr ia;
+	struct roce_qp *qa, *qb;
+	struct roce_cq *cq;
+	struct roce_wc wc[2];
+	struct roce_sge sg = rt_sge(A, 0, 8);
+	struct roce_send_wr wr = { .opcode = ROCE_WR_SEND, .num_sge = 1, .sg_list = &sg };
+
+	(void)state;
+	cq = roce_cq_create(B->dev, &cc);
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = ROCE_QPT_RC;
+	ia.send_cq = B->scq;
+	ia.recv_cq = cq;
+	ia.cap.max_send_wr = ia.cap.max_recv_wr = 8;
+	qb = roce_qp_create(B->pd, &ia);
+	qa = rt_qp(A, ROCE_QPT_RC, 8);
+	assert_int_equal(rt_connect(&pair, qa, qb, 14, 7, 7, 1), 0);
+	assert_int_equal(roce_cq_arm(cq, 0x4), -EINVAL);
+	notified = 0;
+	for (unsigned int i = 0; i < 4; i++)
+		post_recv1(qb, B, i, 0, 64);
+	assert_int_equal(roce_cq_arm(cq, ROCE_CQ_SOLICITED), 0);
+	assert_int_equal(roce_post_send(qa, &wr, 1, NULL), 0); /* not solicited */
+	assert_int_equal(rt_wait_wc(&pair, cq, wc, 1, 2000), 1);
+	assert_int_equal(notified, 0);
+	wr.send_flags = ROCE_SEND_SOLICITED;
+	assert_int_equal(roce_post_send(qa, &wr, 1, NULL), 0);
+	assert_int_equal(rt_wait_wc(&pair, cq, wc, 1, 2000), 1);
+	assert_int_equal(notified, 1);
+	assert_int_equal(roce_post_send(qa, &wr, 1, NULL), 0); /* disarmed by the last one */
+	assert_int_equal(rt_wait_wc(&pair, cq, wc, 1, 2000), 1);
+	assert_int_equal(notified, 1);
+	assert_int_equal(roce_cq_arm(cq, ROCE_CQ_NEXT_COMPLETION), 0);
+	wr.send_flags = 0;
+	assert_int_equal(roce_post_send(qa, &wr, 1, NULL), 0);
+	assert_int_equal(rt_wait_wc(&pair, cq, wc, 1, 2000), 1);
+	assert_int_equal(notified, 2);
+	roce_qp_destroy(qa);
+	roce_qp_destroy(qb);
+	assert_int_equal(roce_cq_destroy(cq), 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -395,6 +529,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_uc_send_and_write_arrive_read_is_refused),
 		cmocka_unit_test(test_ud_and_gsi_send_deliver_grh_and_check_qkey),
 		cmocka_unit_test(test_inline_and_multi_sge_gather_scatter),
+		cmocka_unit_test(test_page_list_mr_translates_every_page),
+		cmocka_unit_test(test_cq_arm_notifies_once_per_arm),
 	};
 	const struct CMUnitTest v6[] = {
 		cmocka_unit_test(test_rc_send_sizes_arrive_intact),
