@@ -17,8 +17,9 @@ struct rte_mempool *test_pool;
 struct rte_mempool *test_small_pool;
 static char runtime_dir[PATH_MAX];
 
+/* @p lcores: an EAL --lcores value, or NULL for lcore 0 alone. */
 static int
-eal_start(const char *name, int hugepages)
+eal_start(const char *name, int hugepages, const char *lcores)
 {
 	char prefix[64];
 	char *argv[16];
@@ -37,8 +38,8 @@ eal_start(const char *name, int hugepages)
 		argv[argc++] = "256";
 	}
 	argv[argc++] = "--no-pci";
-	argv[argc++] = "-l";
-	argv[argc++] = "0";
+	argv[argc++] = lcores != NULL ? "--lcores" : "-l";
+	argv[argc++] = lcores != NULL ? (char *)(uintptr_t)lcores : "0";
 	argv[argc++] = "--no-telemetry";
 	argv[argc++] = "--log-level=lib.eal:warning";
 	argv[argc++] = prefix;
@@ -55,7 +56,7 @@ int
 test_eal_setup(void **state)
 {
 	(void)state;
-	if (eal_start("omnitest", 0) != 0)
+	if (eal_start("omnitest", 0, NULL) != 0)
 		return -1;
 	test_pool = rte_pktmbuf_pool_create("test_pool", TEST_POOL_SIZE, 0, 0,
 					    TEST_MBUF_DATA_ROOM, SOCKET_ID_ANY);
@@ -98,11 +99,17 @@ hugepages_free(void)
 int
 test_eal_init_perf(const char *name)
 {
+	return test_eal_init_perf_lcores(name, NULL);
+}
+
+int
+test_eal_init_perf_lcores(const char *name, const char *lcores)
+{
 	/* 512 MB of 2 MB pages, with margin */
 	int huge = access("/dev/hugepages", W_OK) == 0 && hugepages_free() >= 300;
 
 	/* EAL cannot be started twice in a process: no fallback after a failure. */
-	if (eal_start(name, huge) != 0)
+	if (eal_start(name, huge, lcores) != 0)
 		return -1;
 	fprintf(stderr, "%s: memory: %s\n", name,
 		huge ? "hugepages (--in-memory)" : "4K pages (--no-huge)");

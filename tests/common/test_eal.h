@@ -47,6 +47,19 @@ int test_eal_teardown(void **state);
  */
 int test_eal_init_perf(const char *name);
 
+/**
+ * Start EAL for a benchmark on several lcores (test_eal_init_perf() runs
+ * on lcore 0 alone).
+ *
+ * @param name
+ *   Program name, used in the file prefix.
+ * @param lcores
+ *   An EAL --lcores value, e.g. "0@0,1@1" (lcore@CPU); NULL: lcore 0.
+ * @return
+ *   1 with hugepages, 0 without, -1 on failure.
+ */
+int test_eal_init_perf_lcores(const char *name, const char *lcores);
+
 /** End a benchmark's EAL and remove its runtime directory. */
 void test_eal_cleanup_perf(void);
 
