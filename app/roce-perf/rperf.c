@@ -17,136 +17,9 @@
  * twice, out of order or to the wrong place does not match.
  */
 
-#include <errno.h>
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <rte_byteorder.h>
-#include <rte_common.h>
-#include <rte_cycles.h>
-#include <rte_errno.h>
-#include <rte_ethdev.h>
-#include <rte_launch.h>
-#include <rte_lcore.h>
-#include <rte_log.h>
-#include <rte_malloc.h>
-#include <rte_mbuf.h>
-#include <rte_ring.h>
-
-#include "rperf.h"
+#include "rperf_internal.h"
 
 RTE_LOG_REGISTER_DEFAULT(rperf_logtype, NOTICE);
-#define RPERF_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, rperf_logtype, "roce-perf: " fmt "\n", ##__VA_ARGS__)
-
-/*
- * Each direction's ring: the requester window (128 PSNs a QP) fills it only
- * with many QPs, and the engine never builds more than its tx ring takes.
- */
-#define RING_SIZE 512
-#define DEV_RING_PORTS 64       /* rx ring of a device fed by rte_eth_rx_burst instead */
-#define POOL_CACHE 256
-#define BURST 32
-#define AREA_BUDGET (8u << 20)  /* bytes of one "in" or "out" area of a QP */
-#define LAT_CAP (1u << 22)      /* latency samples kept (reservoir beyond) */
-#define PORT_DESC 1024
-#define PORT_PEND 256           /* frames a port did not take yet */
-#define LINK_WAIT_MS 5000
-#define SEQ_BITS 48
-#define SEQ_MASK ((UINT64_C(1) << SEQ_BITS) - 1)
-#define GOLDEN UINT64_C(0x9e3779b97f4a7c15)
-
-enum { A, B };
-
-struct wire {
-	uint64_t seed;
-	struct rte_mbuf *held;      /* reordered: goes after the next frame */
-	struct rperf_wire_stats st;
-};
-
-struct qpx {
-	struct roce_qp *qp;
-	uint64_t posted;            /* send WRs posted: seq of the next */
-	uint64_t completed;         /* send WRs known complete */
-	uint64_t rposted;           /* receive WRs posted */
-	uint64_t received;          /* messages delivered (receive completions, stamps) */
-	uint64_t t0;                /* latency: start of the iteration in flight */
-	bool waiting;               /* latency: an iteration in flight */
-};
-
-struct run;
-
-struct ep {
-	struct run *run;
-	int side;
-	const char *name;
-	struct roce_dev *dev;
-	struct rte_ring *rx;        /* the device's rings */
-	struct rte_ring *tx;
-	struct rte_ring *out;       /* wire stage: the peer's rx ring; NULL: none */
-	bool carry;                 /* a wire stage or a port moves tx frames */
-	bool port;
-	uint16_t port_id;
-	uint16_t npend;
-	struct rte_mbuf *pend[PORT_PEND];
-	struct wire w;
-	struct roce_pd *pd;
-	struct roce_cq *scq;
-	struct roce_cq *rcq;
-	struct roce_mr *mr;
-	uint8_t *mem;
-	uint64_t mem_len;
-	uint32_t lkey;
-	uint32_t rkey;
-	bool done;
-	void (*step)(struct ep *e);
-	struct qpx q[RPERF_QPS_MAX];
-};
-
-struct run {
-	const struct rperf_conf *c;
-	struct ep ep[2];
-	struct rte_mempool *pool;
-	uint32_t stride;            /* bytes between slots */
-	uint32_t nslots;            /* slots per area */
-	uint32_t depth;             /* send WRs in flight per QP */
-	uint32_t rx_depth;          /* receives posted per QP */
-	uint32_t sig;               /* every sig-th send WR is signaled */
-	uint8_t timeout;
-	bool inject;
-	uint64_t target;            /* messages per QP; UINT64_MAX: until the time is up */
-	uint64_t hz;
-	uint64_t stall;             /* cycles */
-	uint64_t t_first;           /* first post */
-	uint64_t t_last;            /* last completion */
-	uint64_t t_end;             /* duration over */
-	uint64_t last_progress;
-	bool stopping;              /* post no more (time up or stop) */
-	bool interrupted;
-	int client_done;            /* A finished: B drains and stops */
-	int abort;                  /* a failure: every loop stops */
-	int err_taken;
-	char err[RPERF_ERR_LEN];
-	uint64_t verified;          /* by A and B (each only by its own lcore) */
-	uint64_t verified_b;
-	/* latency samples, TSC cycles of a whole round trip */
-	uint64_t *lat;
-	uint64_t lat_n;
-	uint64_t lat_seen;
-	uint64_t lat_min;
-	uint64_t lat_max;
-	uint64_t lat_sum;
-	uint64_t lat_rng;
-};
-
-struct lc {
-	struct run *run;
-	struct ep *ep[2];
-	unsigned int nb;
-	unsigned int lcore;
-};
 
 static unsigned int run_count;
 
@@ -197,8 +70,8 @@ rperf_conf_init(struct rperf_conf *c, enum rperf_mode mode)
 
 /* ---------------- helpers ---------------- */
 
-static void __rte_format_printf(2, 3)
-fail(struct run *run, const char *fmt, ...)
+void __rte_format_printf(2, 3)
+rp_fail(struct run *run, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -210,8 +83,8 @@ fail(struct run *run, const char *fmt, ...)
 	__atomic_store_n(&run->abort, 1, __ATOMIC_RELEASE);
 }
 
-static inline bool
-aborted(const struct run *run)
+bool
+rp_aborted(const struct run *run)
 {
 	return __atomic_load_n(&run->abort, __ATOMIC_ACQUIRE) != 0;
 }
@@ -235,8 +108,8 @@ chance(uint64_t *s, uint32_t pm)
 }
 
 /* First word of pattern(side, qp, tag); the others add GOLDEN each. */
-static inline uint64_t
-pat_base(int side, uint32_t qi, uint64_t tag)
+uint64_t
+rp_pat_base(int side, uint32_t qi, uint64_t tag)
 {
 	uint64_t x = tag * GOLDEN ^ ((uint64_t)side << 62) ^ ((uint64_t)qi << 40) ^
 		     UINT64_C(0x5851f42d4c957f2d);
@@ -247,8 +120,8 @@ pat_base(int side, uint32_t qi, uint64_t tag)
 	return x;
 }
 
-static void
-pat_fill(uint8_t *p, uint32_t len, uint64_t w)
+void
+rp_pat_fill(uint8_t *p, uint32_t len, uint64_t w)
 {
 	uint32_t i;
 
@@ -277,24 +150,24 @@ pat_find_bad(const uint8_t *p, uint32_t len, uint64_t w)
 }
 
 /* Check @p len bytes at @p p against pattern(side, qi, tag); fail the run if not. */
-static bool
-check_data(struct run *run, const char *who, const uint8_t *p, uint32_t len, int side,
+bool
+rp_check_data(struct run *run, const char *who, const uint8_t *p, uint32_t len, int side,
 	   uint32_t qi, uint64_t tag, uint64_t seq)
 {
-	uint64_t w = pat_base(side, qi, tag);
+	uint64_t w = rp_pat_base(side, qi, tag);
 	uint32_t bad = pat_find_bad(p, len, w);
 	uint8_t want;
 
 	if (bad == len)
 		return true;
 	want = (uint8_t)((w + GOLDEN * (bad / 8)) >> ((bad & 7) * 8));
-	fail(run, "%s: QP %u message %" PRIu64 ": data mismatch at byte %u of %u "
+	rp_fail(run, "%s: QP %u message %" PRIu64 ": data mismatch at byte %u of %u "
 	     "(0x%02x, expected 0x%02x)", who, qi, seq, bad, len, p[bad], want);
 	return false;
 }
 
-static inline uint8_t *
-slot(const struct ep *e, uint32_t qi, bool out, uint64_t seq)
+uint8_t *
+rp_slot(const struct ep *e, uint32_t qi, bool out, uint64_t seq)
 {
 	const struct run *run = e->run;
 
@@ -302,10 +175,10 @@ slot(const struct ep *e, uint32_t qi, bool out, uint64_t seq)
 	       (seq % run->nslots) * run->stride;
 }
 
-static inline uint64_t
-slot_iova(const struct ep *e, uint32_t qi, bool out, uint64_t seq)
+uint64_t
+rp_slot_iova(const struct ep *e, uint32_t qi, bool out, uint64_t seq)
 {
-	return (uint64_t)(uintptr_t)slot(e, qi, out, seq);
+	return (uint64_t)(uintptr_t)rp_slot(e, qi, out, seq);
 }
 
 /* Source tag of message @p seq: its number with --verify, else its slot. */
@@ -315,8 +188,8 @@ tag_of(const struct run *run, uint64_t seq)
 	return run->c->verify ? seq : seq % run->nslots;
 }
 
-static void
-lat_add(struct run *run, uint64_t cycles)
+void
+rp_lat_add(struct run *run, uint64_t cycles)
 {
 	if (cycles < run->lat_min)
 		run->lat_min = cycles;
@@ -334,8 +207,8 @@ lat_add(struct run *run, uint64_t cycles)
 	run->lat_seen++;
 }
 
-static const char *
-wc_opcode_str(uint8_t op)
+const char *
+rp_wc_opcode_str(uint8_t op)
 {
 	static const char *const names[] = {
 		"SEND", "RDMA_WRITE", "RDMA_READ", "RECV", "RECV_RDMA_WITH_IMM", "COMP_SWAP",
@@ -345,24 +218,24 @@ wc_opcode_str(uint8_t op)
 	return op < RTE_DIM(names) ? names[op] : "?";
 }
 
-static bool
-wc_ok(struct ep *e, const struct roce_wc *wc)
+bool
+rp_wc_ok(struct ep *e, const struct roce_wc *wc)
 {
 	if (wc->status == ROCE_WC_SUCCESS)
 		return true;
-	fail(e->run, "%s: QP %u WR %" PRIu64 " (%s): completion %s (vendor_err %u)", e->name,
-	     (uint32_t)(wc->wr_id >> SEQ_BITS), wc->wr_id & SEQ_MASK, wc_opcode_str(wc->opcode),
+	rp_fail(e->run, "%s: QP %u WR %" PRIu64 " (%s): completion %s (vendor_err %u)", e->name,
+	     (uint32_t)(wc->wr_id >> SEQ_BITS), wc->wr_id & SEQ_MASK, rp_wc_opcode_str(wc->opcode),
 	     roce_wc_status_str(wc->status), wc->vendor_err);
 	return false;
 }
 
-static int
-cq_poll(struct ep *e, struct roce_cq *cq, struct roce_wc *wc)
+int
+rp_cq_poll(struct ep *e, struct roce_cq *cq, struct roce_wc *wc)
 {
 	int n = roce_cq_poll(cq, wc, BURST);
 
 	if (n < 0)
-		fail(e->run, "%s: %s CQ overflowed", e->name, cq == e->scq ? "send" : "receive");
+		rp_fail(e->run, "%s: %s CQ overflowed", e->name, cq == e->scq ? "send" : "receive");
 	return n;
 }
 
@@ -478,566 +351,14 @@ port_rx(struct ep *e)
 	return n;
 }
 
-static inline void
-ep_poll(struct ep *e)
+void
+rp_ep_poll(struct ep *e)
 {
 	if (e->port)
 		port_rx(e);
 	roce_dev_poll(e->dev);
 	if (e->carry)
 		wire_carry(e);
-}
-
-/* ---------------- posting ---------------- */
-
-static inline bool
-signaled(const struct run *run, uint64_t seq)
-{
-	return run->sig == 1 || (seq + 1) % run->sig == 0 || seq + 1 == run->target;
-}
-
-static bool
-post_send(struct ep *e, uint32_t qi, struct roce_send_wr *wr, unsigned int n)
-{
-	unsigned int bad = 0;
-	int rc = roce_post_send(e->q[qi].qp, wr, n, &bad);
-
-	if (rc < 0) {
-		fail(e->run, "%s: QP %u: post_send of WR %" PRIu64 ": %s (%s)", e->name, qi,
-		     wr[bad].wr_id & SEQ_MASK, strerror(-rc), roce_dev_last_error(e->dev));
-		return false;
-	}
-	return true;
-}
-
-/* Post receives until @p depth are outstanding on QP @p qi. */
-static bool
-post_recvs(struct ep *e, uint32_t qi, uint32_t depth, bool with_buffer)
-{
-	struct run *run = e->run;
-	struct qpx *q = &e->q[qi];
-	struct roce_recv_wr wr[BURST];
-	struct roce_sge sge[BURST];
-	unsigned int k = 0, bad = 0;
-	int rc;
-
-	while (q->rposted - q->received < depth) {
-		k = 0;
-		while (k < BURST && q->rposted + k - q->received < depth) {
-			uint64_t idx = q->rposted + k;
-
-			sge[k].addr = slot_iova(e, qi, false, idx);
-			sge[k].length = run->c->size;
-			sge[k].lkey = e->lkey;
-			wr[k].wr_id = (uint64_t)qi << SEQ_BITS | idx;
-			wr[k].num_sge = with_buffer ? 1 : 0;
-			wr[k].sg_list = with_buffer ? &sge[k] : NULL;
-			k++;
-		}
-		rc = roce_post_recv(q->qp, wr, k, &bad);
-		if (rc < 0) {
-			fail(run, "%s: QP %u: post_recv: %s (%s)", e->name, qi, strerror(-rc),
-			     roce_dev_last_error(e->dev));
-			return false;
-		}
-		q->rposted += k;
-	}
-	return true;
-}
-
-/* ---------------- A in the bandwidth modes ---------------- */
-
-static void
-bw_post(struct ep *a, uint32_t qi)
-{
-	struct run *run = a->run;
-	const struct rperf_conf *c = run->c;
-	const struct ep *b = &run->ep[B];
-	struct qpx *q = &a->q[qi];
-	struct roce_send_wr wr[BURST];
-	struct roce_sge sge[BURST];
-	unsigned int k = 0;
-
-	while (k < BURST && q->posted + k < run->target &&
-	       q->posted + k - q->completed < run->depth) {
-		uint64_t seq = q->posted + k;
-		struct roce_send_wr *w = &wr[k];
-
-		/* stopping: only up to a signaled WR, so the drain sees the end */
-		if (run->stopping && seq % run->sig == 0)
-			break;
-		memset(w, 0, sizeof(*w));
-		w->wr_id = (uint64_t)qi << SEQ_BITS | seq;
-		w->num_sge = 1;
-		w->sg_list = &sge[k];
-		w->send_flags = signaled(run, seq) ? ROCE_SEND_SIGNALED : 0;
-		sge[k].length = c->size;
-		sge[k].lkey = a->lkey;
-		switch (c->mode) {
-		case RPERF_SEND_BW:
-			w->opcode = ROCE_WR_SEND;
-			sge[k].addr = slot_iova(a, qi, true, seq);
-			if (c->verify)
-				pat_fill(slot(a, qi, true, seq), c->size, pat_base(A, qi, seq));
-			break;
-		case RPERF_WRITE_BW:
-			/* --verify: the immediate tells B which message completed */
-			w->opcode = c->verify ? ROCE_WR_RDMA_WRITE_WITH_IMM : ROCE_WR_RDMA_WRITE;
-			w->imm_data = rte_cpu_to_be_32((uint32_t)seq);
-			sge[k].addr = slot_iova(a, qi, true, seq);
-			w->rdma.remote_addr = slot_iova(b, qi, false, seq);
-			w->rdma.rkey = b->rkey;
-			if (c->verify)
-				pat_fill(slot(a, qi, true, seq), c->size, pat_base(A, qi, seq));
-			break;
-		default: /* READ_BW */
-			w->opcode = ROCE_WR_RDMA_READ;
-			sge[k].addr = slot_iova(a, qi, false, seq);
-			w->rdma.remote_addr = slot_iova(b, qi, true, seq);
-			w->rdma.rkey = b->rkey;
-			if (c->verify)
-				memset(slot(a, qi, false, seq), 0, c->size);
-			break;
-		}
-		k++;
-	}
-	if (k == 0)
-		return;
-	if (run->t_first == 0) {
-		run->t_first = rte_rdtsc();
-		run->last_progress = run->t_first;
-		if (run->target == UINT64_MAX)
-			run->t_end = run->t_first + (uint64_t)(c->duration * run->hz);
-	}
-	if (post_send(a, qi, wr, k))
-		q->posted += k;
-}
-
-/* A posting no more: time up or stop asked. */
-static void
-check_stopping(struct run *run, uint64_t now)
-{
-	const struct rperf_conf *c = run->c;
-
-	if (run->stopping)
-		return;
-	if (c->stop != NULL && *c->stop) {
-		run->stopping = true;
-		run->interrupted = true;
-	} else if (run->t_end != 0 && now >= run->t_end) {
-		run->stopping = true;
-	}
-}
-
-/* A's stall watchdog. @return true when the run failed. */
-static bool
-stalled(struct ep *a, uint64_t now)
-{
-	struct run *run = a->run;
-	struct roce_qp_attr at;
-	struct roce_qp_init_attr ia;
-	uint32_t qi;
-
-	/* signed: progress may have been stamped after @p now was read */
-	if (run->last_progress == 0 || (int64_t)(now - run->last_progress) < (int64_t)run->stall)
-		return false;
-	for (qi = 0; qi < run->c->qps; qi++) {
-		struct qpx *q = &a->q[qi];
-
-		if (q->posted == q->completed && !q->waiting)
-			continue;
-		roce_qp_query(q->qp, &at, &ia);
-		fail(run, "A: QP %u: nothing completed for %.0f s (posted %" PRIu64 ", completed %"
-		     PRIu64 ", QP state %s)", qi, run->c->stall_secs, q->posted, q->completed,
-		     roce_qp_state_str(at.qp_state));
-		return true;
-	}
-	fail(run, "A: nothing completed for %.0f s", run->c->stall_secs);
-	return true;
-}
-
-static void
-client_finish(struct ep *a)
-{
-	a->done = true;
-	__atomic_store_n(&a->run->client_done, 1, __ATOMIC_RELEASE);
-}
-
-static void
-bw_client_step(struct ep *a)
-{
-	struct run *run = a->run;
-	const struct rperf_conf *c = run->c;
-	struct roce_wc wc[BURST];
-	uint64_t now;
-	bool all = true;
-	uint32_t qi;
-	int n, i;
-
-	n = cq_poll(a, a->scq, wc);
-	now = rte_rdtsc();
-	for (i = 0; i < n; i++) {
-		uint64_t seq = wc[i].wr_id & SEQ_MASK;
-		struct qpx *q;
-
-		qi = (uint32_t)(wc[i].wr_id >> SEQ_BITS);
-		q = &a->q[qi];
-		if (!wc_ok(a, &wc[i]))
-			return;
-		if (c->verify) {
-			if (seq != q->completed) {
-				fail(run, "A: QP %u: completion of WR %" PRIu64 ", expected %"
-				     PRIu64, qi, seq, q->completed);
-				return;
-			}
-			if (c->mode == RPERF_READ_BW) {
-				if (!check_data(run, "A", slot(a, qi, false, seq), c->size, B, qi,
-						seq % run->nslots, seq))
-					return;
-				run->verified++;
-			}
-		}
-		q->completed = seq + 1;
-		run->t_last = now;
-		run->last_progress = now;
-	}
-	check_stopping(run, now);
-	for (qi = 0; qi < c->qps; qi++) {
-		struct qpx *q = &a->q[qi];
-
-		bw_post(a, qi);
-		if (q->completed != q->posted || (!run->stopping && q->posted < run->target))
-			all = false;
-	}
-	if (all) {
-		client_finish(a);
-		return;
-	}
-	stalled(a, now);
-}
-
-/* ---------------- B in the bandwidth modes ---------------- */
-
-static bool
-bw_server_recv(struct ep *b, const struct roce_wc *wc)
-{
-	struct run *run = b->run;
-	const struct rperf_conf *c = run->c;
-	uint32_t qi = (uint32_t)(wc->wr_id >> SEQ_BITS);
-	uint64_t k = wc->wr_id & SEQ_MASK;
-	struct qpx *q = &b->q[qi];
-	const bool imm = c->mode == RPERF_WRITE_BW;
-
-	if (!wc_ok(b, wc))
-		return false;
-	if (k != q->received) {
-		fail(run, "B: QP %u: receive WR %" PRIu64 " completed, expected %" PRIu64,
-		     qi, k, q->received);
-		return false;
-	}
-	if (wc->opcode != (imm ? ROCE_WC_RECV_RDMA_WITH_IMM : ROCE_WC_RECV) ||
-	    wc->byte_len != c->size) {
-		fail(run, "B: QP %u message %" PRIu64 ": %s of %u bytes, expected %s of %u", qi,
-		     k, wc_opcode_str(wc->opcode), wc->byte_len,
-		     imm ? "RECV_RDMA_WITH_IMM" : "RECV", c->size);
-		return false;
-	}
-	if (imm && rte_be_to_cpu_32(wc->imm_data) != (uint32_t)k) {
-		fail(run, "B: QP %u: WRITE with immediate %u arrived as message %" PRIu64
-		     " (a message lost, repeated or out of order)", qi,
-		     rte_be_to_cpu_32(wc->imm_data), k);
-		return false;
-	}
-	if (c->verify) {
-		if (!check_data(run, "B", slot(b, qi, false, k), c->size, A, qi, k, k))
-			return false;
-		run->verified_b++;
-	}
-	q->received++;
-	return true;
-}
-
-static void
-bw_server_step(struct ep *b)
-{
-	struct run *run = b->run;
-	const struct rperf_conf *c = run->c;
-	const bool recvs = c->mode == RPERF_SEND_BW || (c->mode == RPERF_WRITE_BW && c->verify);
-	const bool finishing = __atomic_load_n(&run->client_done, __ATOMIC_ACQUIRE) != 0;
-	struct roce_wc wc[BURST];
-	uint32_t qi;
-	int n, i;
-
-	if (recvs) {
-		do {
-			n = cq_poll(b, b->rcq, wc);
-			for (i = 0; i < n; i++)
-				if (!bw_server_recv(b, &wc[i]))
-					return;
-		} while (finishing && n > 0);
-		for (qi = 0; qi < c->qps && !finishing; qi++)
-			if (!post_recvs(b, qi, run->rx_depth, c->mode == RPERF_SEND_BW))
-				return;
-	}
-	if (finishing)
-		b->done = true;
-}
-
-/* ---------------- the latency modes ---------------- */
-
-/* Fill the source of a write_lat message: pattern, then the stamp seq + 1. */
-static void
-stamp_fill(struct ep *e, uint64_t seq)
-{
-	struct run *run = e->run;
-	uint32_t size = run->c->size;
-	uint8_t *p = slot(e, 0, true, 0);
-	uint64_t stamp = seq + 1;
-
-	if (run->c->verify)
-		pat_fill(p, size - 8, pat_base(e->side, 0, seq));
-	memcpy(p + size - 8, &stamp, 8);
-}
-
-static inline uint64_t
-stamp_read(const struct ep *e)
-{
-	const uint8_t *p = slot(e, 0, false, 0) + e->run->c->size - 8;
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-/* Post iteration @p seq's message from endpoint @p e to its peer. */
-static bool
-lat_post(struct ep *e, uint64_t seq)
-{
-	struct run *run = e->run;
-	const struct rperf_conf *c = run->c;
-	const struct ep *peer = &run->ep[!e->side];
-	struct roce_send_wr w;
-	struct roce_sge sge;
-
-	memset(&w, 0, sizeof(w));
-	w.wr_id = seq;
-	w.num_sge = 1;
-	w.sg_list = &sge;
-	w.send_flags = ROCE_SEND_SIGNALED;
-	sge.length = c->size;
-	sge.lkey = e->lkey;
-	switch (c->mode) {
-	case RPERF_SEND_LAT:
-		w.opcode = ROCE_WR_SEND;
-		sge.addr = slot_iova(e, 0, true, seq);
-		if (c->verify)
-			pat_fill(slot(e, 0, true, seq), c->size, pat_base(e->side, 0, seq));
-		break;
-	case RPERF_WRITE_LAT:
-		w.opcode = ROCE_WR_RDMA_WRITE;
-		sge.addr = slot_iova(e, 0, true, 0);
-		w.rdma.remote_addr = slot_iova(peer, 0, false, 0);
-		w.rdma.rkey = peer->rkey;
-		stamp_fill(e, seq);
-		break;
-	default: /* READ_LAT */
-		w.opcode = ROCE_WR_RDMA_READ;
-		sge.addr = slot_iova(e, 0, false, 0);
-		w.rdma.remote_addr = slot_iova(peer, 0, true, seq);
-		w.rdma.rkey = peer->rkey;
-		if (c->verify)
-			memset(slot(e, 0, false, 0), 0, c->size);
-		break;
-	}
-	return post_send(e, 0, &w, 1);
-}
-
-/* A received iteration @p seq's answer (pong, stamp or READ data) at @p now. */
-static bool
-lat_answer(struct ep *a, uint64_t seq, uint64_t now)
-{
-	struct run *run = a->run;
-	const struct rperf_conf *c = run->c;
-	struct qpx *q = &a->q[0];
-
-	if (c->verify) {
-		bool ok;
-
-		if (c->mode == RPERF_SEND_LAT)
-			ok = check_data(run, "A", slot(a, 0, false, seq), c->size, B, 0, seq, seq);
-		else if (c->mode == RPERF_WRITE_LAT)
-			ok = check_data(run, "A", slot(a, 0, false, 0), c->size - 8, B, 0, seq,
-					seq);
-		else
-			ok = check_data(run, "A", slot(a, 0, false, 0), c->size, B, 0,
-					seq % run->nslots, seq);
-		if (!ok)
-			return false;
-		run->verified++;
-	}
-	lat_add(run, now - q->t0);
-	q->waiting = false;
-	q->received++;
-	run->t_last = now;
-	run->last_progress = now;
-	return true;
-}
-
-static void
-lat_client_step(struct ep *a)
-{
-	struct run *run = a->run;
-	const struct rperf_conf *c = run->c;
-	struct qpx *q = &a->q[0];
-	struct roce_wc wc[BURST];
-	uint64_t now = rte_rdtsc();
-	int n, i;
-
-	n = cq_poll(a, a->scq, wc);
-	for (i = 0; i < n; i++) {
-		if (!wc_ok(a, &wc[i]))
-			return;
-		if (wc[i].wr_id != q->completed) {
-			fail(run, "A: completion of WR %" PRIu64 ", expected %" PRIu64,
-			     wc[i].wr_id, q->completed);
-			return;
-		}
-		q->completed++;
-		if (c->mode == RPERF_READ_LAT && !lat_answer(a, wc[i].wr_id, now))
-			return;
-		run->last_progress = now;
-	}
-	if (c->mode == RPERF_SEND_LAT) {
-		n = cq_poll(a, a->rcq, wc);
-		for (i = 0; i < n; i++) {
-			if (!wc_ok(a, &wc[i]))
-				return;
-			if ((wc[i].wr_id & SEQ_MASK) != q->received || !q->waiting ||
-			    wc[i].byte_len != c->size) {
-				fail(run, "A: answer %" PRIu64 " of %u bytes, expected answer %"
-				     PRIu64 " of %u", wc[i].wr_id & SEQ_MASK, wc[i].byte_len,
-				     q->received, c->size);
-				return;
-			}
-			if (!lat_answer(a, q->received, now) ||
-			    !post_recvs(a, 0, run->rx_depth, true))
-				return;
-		}
-	} else if (c->mode == RPERF_WRITE_LAT && q->waiting && stamp_read(a) == q->posted) {
-		if (!lat_answer(a, q->posted - 1, now))
-			return;
-	}
-	check_stopping(run, now);
-	if (!q->waiting) {
-		/* the next message waits for the send queue (and its buffer) */
-		if (q->posted < run->target && !run->stopping &&
-		    q->posted - q->completed < run->depth) {
-			if (run->t_first == 0) {
-				run->t_first = now;
-				if (run->target == UINT64_MAX)
-					run->t_end = now + (uint64_t)(c->duration * run->hz);
-			}
-			q->waiting = true;
-			q->t0 = rte_rdtsc();
-			if (lat_post(a, q->posted))
-				q->posted++;
-			return;
-		}
-		if ((q->posted >= run->target || run->stopping) && q->completed == q->posted) {
-			client_finish(a);
-			return;
-		}
-	}
-	if (run->last_progress == 0)
-		run->last_progress = now;
-	stalled(a, now);
-}
-
-static void
-lat_server_step(struct ep *b)
-{
-	struct run *run = b->run;
-	const struct rperf_conf *c = run->c;
-	struct qpx *q = &b->q[0];
-	struct roce_wc wc[BURST];
-	int n, i;
-
-	if (__atomic_load_n(&run->client_done, __ATOMIC_ACQUIRE)) {
-		b->done = true;
-		return;
-	}
-	if (c->mode == RPERF_READ_LAT)
-		return;
-	n = cq_poll(b, b->scq, wc);
-	for (i = 0; i < n; i++) {
-		if (!wc_ok(b, &wc[i]))
-			return;
-		q->completed++;
-	}
-	if (c->mode == RPERF_SEND_LAT) {
-		n = cq_poll(b, b->rcq, wc);
-		for (i = 0; i < n; i++) {
-			uint64_t k = wc[i].wr_id & SEQ_MASK;
-
-			if (!wc_ok(b, &wc[i]))
-				return;
-			if (k != q->received || wc[i].byte_len != c->size) {
-				fail(run, "B: message %" PRIu64 " of %u bytes, expected message %"
-				     PRIu64 " of %u", k, wc[i].byte_len, q->received, c->size);
-				return;
-			}
-			if (c->verify) {
-				if (!check_data(run, "B", slot(b, 0, false, k), c->size, A, 0,
-						k, k))
-					return;
-				run->verified_b++;
-			}
-			q->received++;
-		}
-		if (!post_recvs(b, 0, run->rx_depth, true))
-			return;
-	} else if (stamp_read(b) == q->received + 1) {
-		if (c->verify) {
-			if (!check_data(run, "B", slot(b, 0, false, 0), c->size - 8, A, 0,
-					q->received, q->received))
-				return;
-			run->verified_b++;
-		}
-		q->received++;
-	}
-	/* answer every message received, as the send queue allows */
-	while (q->posted < q->received && q->posted - q->completed < run->depth) {
-		if (!lat_post(b, q->posted))
-			return;
-		q->posted++;
-	}
-}
-
-/* ---------------- lcores ---------------- */
-
-static int
-lcore_main(void *arg)
-{
-	struct lc *l = arg;
-	struct run *run = l->run;
-	unsigned int i;
-
-	while (!aborted(run)) {
-		bool busy = false;
-
-		for (i = 0; i < l->nb; i++) {
-			struct ep *e = l->ep[i];
-
-			if (e->done)
-				continue;
-			busy = true;
-			ep_poll(e);
-			e->step(e);
-		}
-		if (!busy)
-			break;
-	}
-	return 0;
 }
 
 /* ---------------- set-up and teardown ---------------- */
@@ -1090,7 +411,7 @@ port_start(struct run *run, struct ep *e, uint16_t port)
 	if (ret == 0)
 		ret = rte_eth_tx_queue_setup(port, 0, nb_txd, rte_eth_dev_socket_id(port), NULL);
 	if (ret != 0) {
-		fail(run, "port %u: set-up failed: %s", port, rte_strerror(-ret));
+		rp_fail(run, "port %u: set-up failed: %s", port, rte_strerror(-ret));
 		return -1;
 	}
 	/* frames are at most the Ethernet MTU; ports that cannot say so are used as they are */
@@ -1100,7 +421,7 @@ port_start(struct run *run, struct ep *e, uint16_t port)
 			  rte_strerror(-ret));
 	ret = rte_eth_dev_start(port);
 	if (ret != 0) {
-		fail(run, "port %u: start failed: %s", port, rte_strerror(-ret));
+		rp_fail(run, "port %u: start failed: %s", port, rte_strerror(-ret));
 		return -1;
 	}
 	(void)rte_eth_promiscuous_enable(port);
@@ -1126,7 +447,7 @@ links_wait(struct run *run)
 			return 0;
 		rte_delay_us_sleep(10000);
 	}
-	fail(run, "ports %u and %u: links not up after %u ms", run->ep[A].port_id,
+	rp_fail(run, "ports %u and %u: links not up after %u ms", run->ep[A].port_id,
 	     run->ep[B].port_id, LINK_WAIT_MS);
 	return -1;
 }
@@ -1186,7 +507,7 @@ qp_connect(struct run *run, uint32_t qi)
 	}
 	return 0;
 err:
-	fail(run, "%s: QP %u: connecting: %s", run->ep[i].name, qi,
+	rp_fail(run, "%s: QP %u: connecting: %s", run->ep[i].name, qi,
 	     roce_dev_last_error(run->ep[i].dev));
 	return -1;
 }
@@ -1216,7 +537,7 @@ ep_setup(struct run *run, struct ep *e, unsigned int id)
 	dc.limits.max_cqe = 1u << 20;
 	e->dev = roce_dev_create(&dc, err, sizeof(err));
 	if (e->dev == NULL) {
-		fail(run, "%s: roce_dev_create: %s", e->name, err);
+		rp_fail(run, "%s: roce_dev_create: %s", e->name, err);
 		return -1;
 	}
 	/* ::ffff:10.0.<run>.<side + 1> */
@@ -1240,7 +561,7 @@ ep_setup(struct run *run, struct ep *e, unsigned int id)
 	e->mem_len = (uint64_t)c->qps * 2 * run->nslots * run->stride;
 	e->mem = rte_zmalloc_socket("rperf_mem", e->mem_len, 4096, dc.socket_id);
 	if (e->mem == NULL) {
-		fail(run, "%s: no memory for %" PRIu64 " bytes of buffers (EAL -m)", e->name,
+		rp_fail(run, "%s: no memory for %" PRIu64 " bytes of buffers (EAL -m)", e->name,
 		     e->mem_len);
 		return -1;
 	}
@@ -1268,11 +589,11 @@ ep_setup(struct run *run, struct ep *e, unsigned int id)
 			goto err;
 		/* the sources: pattern(side, qp, slot) */
 		for (j = 0; j < run->nslots; j++)
-			pat_fill(slot(e, qi, true, j), c->size, pat_base(e->side, qi, j));
+			rp_pat_fill(rp_slot(e, qi, true, j), c->size, rp_pat_base(e->side, qi, j));
 	}
 	return 0;
 err:
-	fail(run, "%s: set-up: %s", e->name, roce_dev_last_error(e->dev));
+	rp_fail(run, "%s: set-up: %s", e->name, roce_dev_last_error(e->dev));
 	return -1;
 }
 
@@ -1330,7 +651,7 @@ setup(struct run *run, unsigned int id)
 						    (int)rte_lcore_to_socket_id(c->lcore[A]));
 	}
 	if (run->pool == NULL) {
-		fail(run, "no pool of %u mbufs of %u bytes: %s (EAL -m)", nb_mbufs, room,
+		rp_fail(run, "no pool of %u mbufs of %u bytes: %s (EAL -m)", nb_mbufs, room,
 		     rte_strerror(rte_errno));
 		return -1;
 	}
@@ -1353,7 +674,7 @@ setup(struct run *run, unsigned int id)
 		b->tx = a->rx = ring_make("ba", id, RING_SIZE);
 	}
 	if (a->rx == NULL || a->tx == NULL || b->rx == NULL || b->tx == NULL) {
-		fail(run, "no rings: %s", rte_strerror(rte_errno));
+		rp_fail(run, "no rings: %s", rte_strerror(rte_errno));
 		return -1;
 	}
 	a->w.seed = c->seed * 2 + 0x1234567;
@@ -1371,13 +692,13 @@ setup(struct run *run, unsigned int id)
 	for (i = 0; i < c->qps; i++) {
 		if (c->mode == RPERF_SEND_BW || c->mode == RPERF_SEND_LAT ||
 		    (c->mode == RPERF_WRITE_BW && c->verify))
-			if (!post_recvs(b, i, run->rx_depth, c->mode != RPERF_WRITE_BW))
+			if (!rp_post_recvs(b, i, run->rx_depth, c->mode != RPERF_WRITE_BW))
 				return -1;
-		if (c->mode == RPERF_SEND_LAT && !post_recvs(a, i, run->rx_depth, true))
+		if (c->mode == RPERF_SEND_LAT && !rp_post_recvs(a, i, run->rx_depth, true))
 			return -1;
 	}
-	a->step = rperf_mode_is_lat(c->mode) ? lat_client_step : bw_client_step;
-	b->step = rperf_mode_is_lat(c->mode) ? lat_server_step : bw_server_step;
+	a->step = rperf_mode_is_lat(c->mode) ? rp_lat_client_step : rp_bw_client_step;
+	b->step = rperf_mode_is_lat(c->mode) ? rp_lat_server_step : rp_bw_server_step;
 	return 0;
 }
 
@@ -1473,7 +794,7 @@ final_checks(struct run *run, struct rperf_result *r)
 	struct ep *a = &run->ep[A], *b = &run->ep[B];
 	uint32_t qi, j;
 
-	for (qi = 0; qi < c->qps && !aborted(run); qi++) {
+	for (qi = 0; qi < c->qps && !rp_aborted(run); qi++) {
 		struct qpx *qa = &a->q[qi], *qb = &b->q[qi];
 		uint64_t total = qa->completed;
 		uint64_t lim = RTE_MIN(total, (uint64_t)run->nslots);
@@ -1484,7 +805,7 @@ final_checks(struct run *run, struct rperf_result *r)
 			for (j = 0; j < lim; j++) {
 				uint64_t s = last_in_slot(run, total, j);
 
-				if (!check_data(run, "B (at the end)", slot(b, qi, false, j),
+				if (!rp_check_data(run, "B (at the end)", rp_slot(b, qi, false, j),
 						c->size, A, qi, tag_of(run, s), s))
 					return;
 				r->checked_slots++;
@@ -1494,7 +815,7 @@ final_checks(struct run *run, struct rperf_result *r)
 			for (j = 0; j < lim; j++) {
 				uint64_t s = last_in_slot(run, total, j);
 
-				if (!check_data(run, "A (at the end)", slot(a, qi, false, j),
+				if (!rp_check_data(run, "A (at the end)", rp_slot(a, qi, false, j),
 						c->size, B, qi, j, s))
 					return;
 				r->checked_slots++;
@@ -1503,9 +824,9 @@ final_checks(struct run *run, struct rperf_result *r)
 		case RPERF_SEND_LAT:
 			if (total == 0)
 				break;
-			if (!check_data(run, "B (at the end)", slot(b, 0, false, total - 1),
+			if (!rp_check_data(run, "B (at the end)", rp_slot(b, 0, false, total - 1),
 					c->size, A, 0, tag_of(run, total - 1), total - 1) ||
-			    !check_data(run, "A (at the end)", slot(a, 0, false, total - 1),
+			    !rp_check_data(run, "A (at the end)", rp_slot(a, 0, false, total - 1),
 					c->size, B, 0, tag_of(run, total - 1), total - 1))
 				return;
 			r->checked_slots += 2;
@@ -1513,9 +834,9 @@ final_checks(struct run *run, struct rperf_result *r)
 		case RPERF_WRITE_LAT:
 			if (total == 0)
 				break;
-			if (!check_data(run, "B (at the end)", slot(b, 0, false, 0), c->size - 8,
+			if (!rp_check_data(run, "B (at the end)", rp_slot(b, 0, false, 0), c->size - 8,
 					A, 0, c->verify ? total - 1 : 0, total - 1) ||
-			    !check_data(run, "A (at the end)", slot(a, 0, false, 0), c->size - 8,
+			    !rp_check_data(run, "A (at the end)", rp_slot(a, 0, false, 0), c->size - 8,
 					B, 0, c->verify ? total - 1 : 0, total - 1))
 				return;
 			r->checked_slots += 2;
@@ -1523,7 +844,7 @@ final_checks(struct run *run, struct rperf_result *r)
 		default: /* READ_LAT */
 			if (total == 0)
 				break;
-			if (!check_data(run, "A (at the end)", slot(a, 0, false, 0), c->size, B, 0,
+			if (!rp_check_data(run, "A (at the end)", rp_slot(a, 0, false, 0), c->size, B, 0,
 					(total - 1) % run->nslots, total - 1))
 				return;
 			r->checked_slots++;
@@ -1533,7 +854,7 @@ final_checks(struct run *run, struct rperf_result *r)
 		if ((c->mode == RPERF_SEND_BW || c->mode == RPERF_SEND_LAT ||
 		     c->mode == RPERF_WRITE_LAT || (c->mode == RPERF_WRITE_BW && c->verify))) {
 			if (qb->received != total) {
-				fail(run, "QP %u: A completed %" PRIu64 " messages, B received %"
+				rp_fail(run, "QP %u: A completed %" PRIu64 " messages, B received %"
 				     PRIu64, qi, total, qb->received);
 				return;
 			}
@@ -1655,7 +976,7 @@ rperf_run(const struct rperf_conf *c, struct rperf_result *r)
 		run->lat = malloc(sizeof(run->lat[0]) *
 				  (size_t)RTE_MIN(run->target, (uint64_t)LAT_CAP));
 		if (run->lat == NULL) {
-			fail(run, "no memory for the latency samples");
+			rp_fail(run, "no memory for the latency samples");
 			goto out;
 		}
 	}
@@ -1679,15 +1000,15 @@ rperf_run(const struct rperf_conf *c, struct rperf_result *r)
 	for (i = 0; i < nlc; i++) {
 		if (lcs[i].lcore == main_lcore)
 			continue;
-		ret = rte_eal_remote_launch(lcore_main, &lcs[i], lcs[i].lcore);
+		ret = rte_eal_remote_launch(rp_lcore_main, &lcs[i], lcs[i].lcore);
 		if (ret != 0) {
-			fail(run, "lcore %u cannot be launched: %s", lcs[i].lcore, strerror(-ret));
+			rp_fail(run, "lcore %u cannot be launched: %s", lcs[i].lcore, strerror(-ret));
 			lcs[i].nb = 0;
 		}
 	}
 	for (i = 0; i < nlc; i++)
 		if (lcs[i].lcore == main_lcore)
-			lcore_main(&lcs[i]);
+			rp_lcore_main(&lcs[i]);
 	for (i = 0; i < nlc; i++)
 		if (lcs[i].lcore != main_lcore && lcs[i].nb > 0)
 			rte_eal_wait_lcore(lcs[i].lcore);
@@ -1703,7 +1024,7 @@ rperf_run(const struct rperf_conf *c, struct rperf_result *r)
 		r->mbps = (double)r->bytes / r->secs / 1e6;
 		r->mmsgs = (double)r->msgs / r->secs / 1e6;
 	}
-	if (!aborted(run))
+	if (!rp_aborted(run))
 		final_checks(run, r);
 	r->verified = run->verified + run->verified_b;
 	if (run->lat != NULL)
