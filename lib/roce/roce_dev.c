@@ -226,6 +226,7 @@ roce_dev_destroy(struct roce_dev *dev)
 			if (dev->pds.slot[i] != NULL)
 				roce_pd_free(dev->pds.slot[i]);
 	rte_pktmbuf_free_bulk(dev->txb, dev->ntx);
+	rte_pktmbuf_free_bulk(dev->stash + dev->stash_next, dev->nstash - dev->stash_next);
 	roce_tbl_fini(&dev->pds);
 	roce_tbl_fini(&dev->mrs);
 	roce_tbl_fini(&dev->cqs);
@@ -300,10 +301,31 @@ roce_gid_get(const struct roce_dev *dev, uint32_t index, uint8_t gid[ROCE_GID_LE
 struct rte_mbuf *
 roce_tx_alloc(struct roce_dev *dev)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(dev->conf.pool);
+	struct rte_mbuf *m;
 
-	if (m == NULL)
-		dev->st.send_err++;
+	if (dev->stash_next == dev->nstash) {
+		/*
+		 * In bulk: the cache misses on the mbufs' headers (their lines
+		 * are often in the cache of the core that freed them) overlap.
+		 */
+		dev->stash_next = 0;
+		dev->nstash = 0;
+		if (rte_pktmbuf_alloc_bulk(dev->conf.pool, dev->stash, ROCE_TX_STASH) == 0) {
+			dev->nstash = ROCE_TX_STASH;
+		} else {
+			m = rte_pktmbuf_alloc(dev->conf.pool);
+			if (m == NULL)
+				dev->st.send_err++;
+			return m;
+		}
+	}
+	m = dev->stash[dev->stash_next++];
+	/* the line the next frame's headers go to: fetch it for writing now */
+	if (dev->stash_next < dev->nstash) {
+		struct rte_mbuf *next = dev->stash[dev->stash_next];
+
+		rte_prefetch0_write((uint8_t *)next->buf_addr + next->data_off);
+	}
 	return m;
 }
 
@@ -362,14 +384,19 @@ roce_hdr_fill(struct roce_qp *qp, const struct roce_ah_attr *av, struct roce_hdr
 	d->pkey = ROCE_DEFAULT_PKEY;
 }
 
+/*
+ * The fill runs the ICRC over the payload as it copies it, from the source
+ * (the MR): summing the frame afterwards would wait for its stores.
+ */
 struct rte_mbuf *
-roce_frame_build(struct roce_dev *dev, struct roce_hdr_desc *d,
-		 int (*fill)(void *arg, uint8_t *dst, uint32_t off, uint32_t len), void *arg)
+roce_frame_build(struct roce_dev *dev, struct roce_hdr_desc *d, roce_fill_t fill, void *arg)
 {
 	const uint32_t hlen = roce_hdr_len(d);
 	const uint8_t pad = (-d->paylen) & 3;
+	const bool ipv6 = !roce_gid_is_v4(d->dgid);
+	const uint32_t covered = (ipv6 ? 40 : 20) + 8 + ROCE_BTH_LEN;
 	struct rte_mbuf *head, *seg;
-	uint32_t l3, off = 0;
+	uint32_t l3, crc, off = 0;
 	uint8_t *p;
 
 	head = roce_tx_alloc(dev);
@@ -379,10 +406,13 @@ roce_frame_build(struct roce_dev *dev, struct roce_hdr_desc *d,
 	if (p == NULL)
 		goto fail;
 	l3 = roce_pkt_build_headers(p, d);
+	crc = roce_icrc_begin(p + l3, ipv6);
+	crc = roce_crc32(crc, p + l3 + covered, hlen - l3 - covered);
 	seg = head;
 	while (off < d->paylen) {
 		uint32_t room = rte_pktmbuf_tailroom(seg);
 		uint32_t n = RTE_MIN(room, d->paylen - off);
+		uint8_t *dst;
 
 		if (n == 0) {
 			struct rte_mbuf *next = roce_tx_alloc(dev);
@@ -394,7 +424,8 @@ roce_frame_build(struct roce_dev *dev, struct roce_hdr_desc *d,
 			seg = next;
 			continue;
 		}
-		if (fill(arg, rte_pktmbuf_mtod_offset(seg, uint8_t *, seg->data_len), off, n) < 0)
+		dst = rte_pktmbuf_mtod_offset(seg, uint8_t *, seg->data_len);
+		if (fill(arg, dst, off, n, &crc) < 0)
 			goto fail;
 		seg->data_len += n;
 		head->pkt_len += n;
@@ -408,7 +439,7 @@ roce_frame_build(struct roce_dev *dev, struct roce_hdr_desc *d,
 			goto fail;
 		}
 	}
-	if (roce_pkt_finish(head, l3, !roce_gid_is_v4(d->dgid), pad) < 0)
+	if (roce_pkt_finish(head, crc, pad) < 0)
 		goto fail;
 	return head;
 fail:

@@ -25,6 +25,8 @@ extern int roce_logtype;
 #define ROCE_TX_BURST 64
 /* Frames taken from the rx ring per poll. */
 #define ROCE_RX_BURST 32
+/* mbufs roce_tx_alloc() takes from the pool at a time */
+#define ROCE_TX_STASH 16
 /* Packets one QP may send per turn, so that QPs share the wire. */
 #define ROCE_QP_TURN 16
 /* Requester window: unacknowledged PSNs (rxe's RXE_MAX_UNACKED_PSNS). */
@@ -273,6 +275,10 @@ struct roce_dev {
 	struct roce_qp_list acks;
 	struct rte_mbuf *txb[ROCE_TX_BURST];
 	uint16_t ntx;
+	/* mbufs taken from the pool in bulk, handed out by roce_tx_alloc() */
+	struct rte_mbuf *stash[ROCE_TX_STASH];
+	uint16_t nstash;        /* how many stash holds */
+	uint16_t stash_next;    /* the next one to hand out */
 	uint16_t ip_id;
 	struct roce_dev_stats st;
 	char last_err[ROCE_ERR_LEN];
@@ -303,8 +309,12 @@ roce_mr_covers(const struct roce_mr *mr, uint64_t iova, uint64_t len)
 }
 /* Host pointer of @p iova with the contiguous bytes from there (<= want). */
 uint8_t *roce_mr_ptr(const struct roce_mr *mr, uint64_t iova, uint32_t want, uint32_t *contig);
-/* Copy between an MR and a flat buffer (no bounds check: callers check). */
-void roce_mr_read(const struct roce_mr *mr, uint64_t iova, void *dst, uint32_t len);
+/*
+ * Copy between an MR and a flat buffer (no bounds check: callers check).
+ * roce_mr_read() continues *crc (when not NULL) over the bytes it reads.
+ */
+void roce_mr_read(const struct roce_mr *mr, uint64_t iova, void *dst, uint32_t len,
+		  uint32_t *crc);
 void roce_mr_write(const struct roce_mr *mr, uint64_t iova, const void *src, uint32_t len);
 /* Copy @p len bytes of mbuf @p m from offset @p off into an MR (callers check bounds). */
 void roce_mr_write_mbuf(const struct roce_mr *mr, uint64_t iova, const struct rte_mbuf *m,
@@ -328,9 +338,13 @@ void roce_tx_stage(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf *m)
 void roce_tx_flush(struct roce_dev *dev);
 /* Fill the headers common to @p qp's frames. */
 void roce_hdr_fill(struct roce_qp *qp, const struct roce_ah_attr *av, struct roce_hdr_desc *d);
+/*
+ * Fill callback of roce_frame_build(): copy payload bytes [off, off + len)
+ * to @p dst and continue the ICRC state *crc over them. @return 0 or < 0.
+ */
+typedef int (*roce_fill_t)(void *arg, uint8_t *dst, uint32_t off, uint32_t len, uint32_t *crc);
 /* Build a frame of headers @p d and @p paylen payload bytes taken by @p fill. */
-struct rte_mbuf *roce_frame_build(struct roce_dev *dev, struct roce_hdr_desc *d,
-				  int (*fill)(void *arg, uint8_t *dst, uint32_t off, uint32_t len),
+struct rte_mbuf *roce_frame_build(struct roce_dev *dev, struct roce_hdr_desc *d, roce_fill_t fill,
 				  void *arg);
 
 /* Requester: send what the QP may send now. @return packets built. */

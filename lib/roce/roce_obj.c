@@ -247,8 +247,15 @@ roce_mr_ptr(const struct roce_mr *mr, uint64_t iova, uint32_t want, uint32_t *co
 	return mr->page_va[page] + in_page;
 }
 
+/*
+ * With a CRC, the copy goes this many bytes at a time, each piece run
+ * through the CRC just before it is copied: one read from memory serves
+ * both, and the stores of one piece drain while the next is summed.
+ */
+#define CRC_COPY_CHUNK 2048u
+
 void
-roce_mr_read(const struct roce_mr *mr, uint64_t iova, void *dst, uint32_t len)
+roce_mr_read(const struct roce_mr *mr, uint64_t iova, void *dst, uint32_t len, uint32_t *crc)
 {
 	uint8_t *d = dst;
 
@@ -256,7 +263,17 @@ roce_mr_read(const struct roce_mr *mr, uint64_t iova, void *dst, uint32_t len)
 		uint32_t n;
 		const uint8_t *s = roce_mr_ptr(mr, iova, len, &n);
 
-		memcpy(d, s, n);
+		if (crc != NULL) {
+			uint32_t done, k;
+
+			for (done = 0; done < n; done += k) {
+				k = RTE_MIN(n - done, CRC_COPY_CHUNK);
+				*crc = roce_crc32(*crc, s + done, k);
+				memcpy(d + done, s + done, k);
+			}
+		} else {
+			memcpy(d, s, n);
+		}
 		d += n;
 		iova += n;
 		len -= n;

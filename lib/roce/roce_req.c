@@ -52,12 +52,13 @@ sges_valid(struct roce_qp *qp, const struct roce_swqe *w, bool write)
 }
 
 /*
- * Copy @p len bytes at message offset @p off between a WQE's SGEs and @p buf.
+ * Copy @p len bytes at message offset @p off between a WQE's SGEs and @p buf;
+ * from the SGEs, continue *crc over the bytes when it is not NULL.
  * @return 0, or -EFAULT when an MR went away since the WQE was checked.
  */
 static int
 sge_copy(struct roce_qp *qp, const struct roce_sge *sge, uint32_t nsge, uint32_t off,
-	 uint8_t *buf, uint32_t len, bool to_sge)
+	 uint8_t *buf, uint32_t len, bool to_sge, uint32_t *crc)
 {
 	uint32_t i;
 
@@ -77,7 +78,7 @@ sge_copy(struct roce_qp *qp, const struct roce_sge *sge, uint32_t nsge, uint32_t
 		if (to_sge)
 			roce_mr_write(mr, s->addr + off, buf, n);
 		else
-			roce_mr_read(mr, s->addr + off, buf, n);
+			roce_mr_read(mr, s->addr + off, buf, n, crc);
 		buf += n;
 		len -= n;
 		off = 0;
@@ -93,16 +94,19 @@ struct fill_arg {
 };
 
 static int
-fill_payload(void *arg, uint8_t *dst, uint32_t off, uint32_t len)
+fill_payload(void *arg, uint8_t *dst, uint32_t off, uint32_t len, uint32_t *crc)
 {
 	struct fill_arg *fa = arg;
 	const struct roce_swqe *w = fa->w;
 
 	if (w->flags & ROCE_SEND_INLINE) {
-		memcpy(dst, (const uint8_t *)w->sge + fa->msg_off + off, len);
+		const uint8_t *src = (const uint8_t *)w->sge + fa->msg_off + off;
+
+		*crc = roce_crc32(*crc, src, len);
+		memcpy(dst, src, len);
 		return 0;
 	}
-	if (sge_copy(fa->qp, w->sge, w->num_sge, fa->msg_off + off, dst, len, false) < 0) {
+	if (sge_copy(fa->qp, w->sge, w->num_sge, fa->msg_off + off, dst, len, false, crc) < 0) {
 		fa->fault = true;
 		return -EFAULT;
 	}
@@ -599,7 +603,7 @@ comp_read_resp(struct roce_qp *qp, struct roce_pkt *pkt)
 		if (src == NULL)
 			goto drop;
 		if (sge_copy(qp, w->sge, w->num_sge, qp->comp.read_off,
-			     (uint8_t *)(uintptr_t)src, pkt->paylen, true) < 0) {
+			     (uint8_t *)(uintptr_t)src, pkt->paylen, true, NULL) < 0) {
 			roce_qp_error(qp, ROCE_WC_LOC_PROT_ERR);
 			return;
 		}
@@ -640,7 +644,7 @@ comp_atomic_ack(struct roce_qp *qp, struct roce_pkt *pkt)
 		return;
 	}
 	w->atomic_orig = pkt->atomic_ack;
-	if (sge_copy(qp, w->sge, 1, 0, (uint8_t *)&w->atomic_orig, 8, true) < 0) {
+	if (sge_copy(qp, w->sge, 1, 0, (uint8_t *)&w->atomic_orig, 8, true, NULL) < 0) {
 		roce_qp_error(qp, ROCE_WC_LOC_PROT_ERR);
 		return;
 	}

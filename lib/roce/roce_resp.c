@@ -82,11 +82,11 @@ struct read_arg {
 };
 
 static int
-fill_read(void *arg, uint8_t *dst, uint32_t off, uint32_t len)
+fill_read(void *arg, uint8_t *dst, uint32_t off, uint32_t len, uint32_t *crc)
 {
 	struct read_arg *ra = arg;
 
-	roce_mr_read(ra->mr, ra->va + off, dst, len);
+	roce_mr_read(ra->mr, ra->va + off, dst, len, crc);
 	return 0;
 }
 

@@ -118,19 +118,13 @@ crc_mbuf(uint32_t crc, const struct rte_mbuf *m, uint32_t off, uint32_t end)
 }
 
 uint32_t
-roce_icrc(const struct rte_mbuf *m, uint32_t l3_off, bool ipv6, uint32_t icrc_off)
+roce_icrc_begin(const uint8_t *l3, bool ipv6)
 {
 	uint8_t hdr[ROCE_IPV6_UDP_LEN + ROCE_BTH_LEN];
 	const uint32_t ip_len = ipv6 ? 40 : 20;
 	const uint32_t len = ip_len + 8 + ROCE_BTH_LEN;
-	const uint8_t *p;
-	uint32_t crc;
 
-	p = rte_pktmbuf_read(m, l3_off, len, hdr);
-	if (p == NULL)
-		return 0;
-	if (p != hdr)
-		memcpy(hdr, p, len);
+	memcpy(hdr, l3, len);
 	if (ipv6) {
 		/* traffic class and flow label; the version nibble stays */
 		hdr[0] |= 0x0f;
@@ -143,8 +137,20 @@ roce_icrc(const struct rte_mbuf *m, uint32_t l3_off, bool ipv6, uint32_t icrc_of
 	}
 	hdr[ip_len + 6] = hdr[ip_len + 7] = 0xff; /* UDP checksum */
 	hdr[ip_len + 8 + 4] = 0xff;               /* BTH FECN, BECN, Resv6 */
-	crc = roce_crc32(icrc_seed(), hdr, len);
-	return crc_mbuf(crc, m, l3_off + len, icrc_off);
+	return roce_crc32(icrc_seed(), hdr, len);
+}
+
+uint32_t
+roce_icrc(const struct rte_mbuf *m, uint32_t l3_off, bool ipv6, uint32_t icrc_off)
+{
+	uint8_t hdr[ROCE_IPV6_UDP_LEN + ROCE_BTH_LEN];
+	const uint32_t len = (ipv6 ? 40 : 20) + 8 + ROCE_BTH_LEN;
+	const uint8_t *p;
+
+	p = rte_pktmbuf_read(m, l3_off, len, hdr);
+	if (p == NULL)
+		return 0;
+	return crc_mbuf(roce_icrc_begin(p, ipv6), m, l3_off + len, icrc_off);
 }
 
 /* Big-endian fields at any alignment, through DPDK's byte order helpers. */
@@ -415,11 +421,19 @@ roce_pkt_build_headers(uint8_t *buf, const struct roce_hdr_desc *d)
 		p[10] = p[11] = 0;
 		memcpy(p + 12, d->sgid + 12, 4);
 		memcpy(p + 16, d->dgid + 12, 4);
+		/*
+		 * The header checksum from the values, not from the bytes just
+		 * stored: reading those back would stall on store forwarding.
+		 */
 		{
-			/* rte_raw_cksum() sums in memory order: store it as is */
-			uint16_t ck = (uint16_t)~rte_raw_cksum(p, 20);
+			uint32_t sum = (0x45u << 8 | d->tclass) + 20 + udp_len + d->ip_id + 0x4000 +
+				       ((uint32_t)hop << 8 | IPPROTO_UDP) + get16(d->sgid + 12) +
+				       get16(d->sgid + 14) + get16(d->dgid + 12) +
+				       get16(d->dgid + 14);
 
-			memcpy(p + 10, &ck, 2);
+			sum = (sum & 0xffff) + (sum >> 16);
+			sum = (sum & 0xffff) + (sum >> 16);
+			put16(p + 10, (uint16_t)~sum);
 		}
 		p += 20;
 	} else {
@@ -474,8 +488,9 @@ roce_pkt_build_headers(uint8_t *buf, const struct roce_hdr_desc *d)
 }
 
 int
-roce_pkt_finish(struct rte_mbuf *m, uint32_t l3_off, bool ipv6, uint8_t padcnt)
+roce_pkt_finish(struct rte_mbuf *m, uint32_t crc, uint8_t padcnt)
 {
+	static const uint8_t zeros[3];
 	uint8_t *tail;
 	uint32_t icrc;
 
@@ -483,7 +498,7 @@ roce_pkt_finish(struct rte_mbuf *m, uint32_t l3_off, bool ipv6, uint8_t padcnt)
 	if (tail == NULL)
 		return -ENOMEM;
 	memset(tail, 0, padcnt);
-	icrc = roce_icrc(m, l3_off, ipv6, rte_pktmbuf_pkt_len(m) - ROCE_ICRC_LEN);
+	icrc = roce_crc32(crc, zeros, padcnt);
 	tail += padcnt;
 	tail[0] = icrc & 0xff;
 	tail[1] = (icrc >> 8) & 0xff;

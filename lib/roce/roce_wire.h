@@ -224,6 +224,18 @@ enum roce_parse_result roce_pkt_parse(struct rte_mbuf *m, struct roce_pkt *pkt, 
  */
 uint32_t roce_icrc(const struct rte_mbuf *m, uint32_t l3_off, bool ipv6, uint32_t icrc_off);
 
+/**
+ * ICRC state after the headers it covers (IP, UDP, BTH, masked as
+ * roce_icrc() says), to be continued with roce_crc32() over everything
+ * after the BTH.
+ *
+ * @param l3
+ *   The IP header, with the UDP header and the BTH after it, contiguous.
+ * @param ipv6
+ *   IPv6 (else IPv4).
+ */
+uint32_t roce_icrc_begin(const uint8_t *l3, bool ipv6);
+
 /** CRC-32 (IEEE 802.3) continued over @p len bytes from state @p crc (0 to start). */
 uint32_t roce_crc32(uint32_t crc, const void *buf, size_t len);
 
@@ -274,9 +286,20 @@ uint32_t roce_pkt_build_headers(uint8_t *buf, const struct roce_hdr_desc *d);
 
 /**
  * Finish a frame whose headers and payload are in @p m: append the pad and
- * the ICRC. @return 0, or -ENOMEM when the last segment has no room.
+ * the ICRC.
+ *
+ * @param m
+ *   The frame; its last segment needs room for the pad and the ICRC.
+ * @param crc
+ *   ICRC state over the frame so far: roce_icrc_begin() continued with
+ *   roce_crc32() over what follows the BTH (the builder runs it over the
+ *   payload while the payload is still in cache).
+ * @param padcnt
+ *   Pad bytes, 0..3.
+ * @return
+ *   0, or -ENOMEM when the last segment has no room.
  */
-int roce_pkt_finish(struct rte_mbuf *m, uint32_t l3_off, bool ipv6, uint8_t padcnt);
+int roce_pkt_finish(struct rte_mbuf *m, uint32_t crc, uint8_t padcnt);
 
 /** True when @p gid is IPv4-mapped (::ffff:a.b.c.d). */
 static inline bool
