@@ -11,7 +11,7 @@
  *
  *   roce-perf [EAL options] -- [--mode MODE] [--size BYTES] [--iters N |
  *             --duration S] [--qps N] [--mtu BYTES] [--tx-depth N]
- *             [--rx-depth N] [--loss PM] [--reorder PM] [--dup PM]
+ *             [--rx-depth N] [--buffers N] [--loss PM] [--reorder PM] [--dup PM]
  *             [--seed N] [--timeout CODE] [--verify] [--wire ring|ports[:P,Q]]
  */
 
@@ -55,6 +55,9 @@ usage(FILE *f, const char *prog)
 		"                   devices' Ethernet MTU is %u bytes more\n"
 		"  --tx-depth N     send WRs in flight per QP (default 128 bw, 1 lat)\n"
 		"  --rx-depth N     receive WRs posted per QP (default 512 bw, 16 lat)\n"
+		"  --buffers N      message buffers per QP and direction, message i uses\n"
+		"                   buffer i %% N; 1 is perftest's layout (default: one\n"
+		"                   per WR in flight, up to 8 MiB)\n"
 		"  --loss PM        frames lost on the wire, per mille (each direction)\n"
 		"  --reorder PM     frames swapped with the next one, per mille\n"
 		"  --dup PM         frames duplicated, per mille\n"
@@ -154,6 +157,7 @@ parse_args(int argc, char **argv, struct rperf_conf *c)
 		{ "mtu", required_argument, NULL, 'M' },
 		{ "tx-depth", required_argument, NULL, 't' },
 		{ "rx-depth", required_argument, NULL, 'r' },
+		{ "buffers", required_argument, NULL, 'B' },
 		{ "loss", required_argument, NULL, 'L' },
 		{ "reorder", required_argument, NULL, 'R' },
 		{ "dup", required_argument, NULL, 'U' },
@@ -235,6 +239,11 @@ parse_args(int argc, char **argv, struct rperf_conf *c)
 	NUM('M', "--mtu", 4096, c->mtu);
 	NUM('t', "--tx-depth", 4096, c->tx_depth);
 	NUM('r', "--rx-depth", 4096, c->rx_depth);
+	NUM('B', "--buffers", 4096, c->buffers);
+	if (val['B'] != NULL && c->buffers == 0) {
+		fprintf(stderr, "roce-perf: --buffers 0: give 1..4096\n");
+		return -1;
+	}
 	NUM('L', "--loss", 500, c->loss_pm);
 	NUM('R', "--reorder", 1000, c->reorder_pm);
 	NUM('U', "--dup", 1000, c->dup_pm);
@@ -265,6 +274,8 @@ print_setup(const struct rperf_conf *c)
 		printf("%" PRIu64 " iterations", c->iters);
 	else
 		printf("%.3g s", c->duration);
+	if (c->buffers != 0)
+		printf(", %u buffer%s per QP and direction", c->buffers, c->buffers > 1 ? "s" : "");
 	printf("%s\n", c->verify ? ", every message verified" : "");
 	if (c->wire == RPERF_WIRE_PORTS)
 		printf("roce-perf: wire: ethdev ports %u (A) and %u (B)", c->ports[0],

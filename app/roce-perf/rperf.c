@@ -607,12 +607,14 @@ sizes(struct run *run)
 	run->stride = RTE_ALIGN_CEIL(RTE_MAX(c->size, 64u), 64u);
 	want = RTE_MAX(c->tx_depth, c->rx_depth) + 1;
 	budget = RTE_MAX(AREA_BUDGET / run->stride, 2u);
-	run->nslots = RTE_MAX(RTE_MIN(want, budget), 2u);
+	run->nslots = c->buffers != 0 ? c->buffers : RTE_MAX(RTE_MIN(want, budget), 2u);
 	run->depth = c->tx_depth;
 	/* --verify: a slot is not reused while a message in flight names it */
 	if (c->verify && run->depth > run->nslots - 1)
 		run->depth = run->nslots - 1;
-	run->rx_depth = RTE_MIN(c->rx_depth, run->nslots);
+	/* without --verify receives may share buffers, as in perftest */
+	run->rx_depth = c->buffers != 0 && !c->verify ? c->rx_depth :
+			RTE_MIN(c->rx_depth, run->nslots);
 	run->sig = c->verify || rperf_mode_is_lat(c->mode) ? 1 :
 		   RTE_MAX(1u, RTE_MIN(run->depth / 4, 32u));
 }
@@ -887,6 +889,14 @@ rperf_conf_check(const struct rperf_conf *c, char *err, size_t errlen)
 		BAD("--tx-depth %u is not 1..4096", c->tx_depth);
 	if (c->rx_depth == 0 || c->rx_depth > 4096)
 		BAD("--rx-depth %u is not 1..4096", c->rx_depth);
+	if (c->buffers > 4096)
+		BAD("--buffers %u is not 1..4096", c->buffers);
+	if (c->buffers != 0 &&
+	    (uint64_t)c->buffers * RTE_ALIGN_CEIL(RTE_MAX(c->size, 64u), 64u) > AREA_BUDGET)
+		BAD("--buffers %u of %u bytes exceed %u MiB per QP and direction", c->buffers,
+		    c->size, AREA_BUDGET >> 20);
+	if (c->verify && c->buffers == 1)
+		BAD("--verify needs --buffers 2 or more (a buffer is not reused while in flight)");
 	if (c->loss_pm > 500 || c->reorder_pm > 1000 || c->dup_pm > 1000)
 		BAD("--loss is 0..500, --reorder and --dup 0..1000 (per mille)");
 	if (c->timeout > 31 || c->retry_cnt > 7)
@@ -972,6 +982,8 @@ rperf_run(const struct rperf_conf *c, struct rperf_result *r)
 		run->ep[i].name = i == A ? "A" : "B";
 	}
 	sizes(run);
+	r->buffers = run->nslots;
+	r->buffer_bytes = (uint64_t)run->nslots * run->stride;
 	if (rperf_mode_is_lat(c->mode)) {
 		run->lat = malloc(sizeof(run->lat[0]) *
 				  (size_t)RTE_MIN(run->target, (uint64_t)LAT_CAP));

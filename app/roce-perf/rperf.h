@@ -60,6 +60,13 @@ struct rperf_conf {
 	uint32_t mtu;               /**< path MTU bytes: 256, 512, 1024, 2048, 4096 */
 	uint32_t tx_depth;          /**< send WRs in flight per QP */
 	uint32_t rx_depth;          /**< receive WRs posted per QP */
+	/**
+	 * Message buffers per QP and direction; message seq uses buffer
+	 * seq % buffers. 0: one per WR in flight, so no two messages in flight
+	 * share one. 1: every message uses the same buffer, as perftest's
+	 * ib_*_bw do (the smallest working set).
+	 */
+	uint32_t buffers;
 	uint32_t loss_pm;           /**< frames lost, per mille (each direction) */
 	uint32_t reorder_pm;        /**< frames held back behind the next one, per mille */
 	uint32_t dup_pm;            /**< frames duplicated, per mille */
@@ -100,6 +107,8 @@ struct rperf_result {
 	double lat_min, lat_p50, lat_p99, lat_p999, lat_max, lat_avg;
 	uint64_t verified;          /**< messages whose data was checked one by one */
 	uint64_t checked_slots;     /**< buffers checked at the end */
+	uint32_t buffers;           /**< message buffers per QP and direction */
+	uint64_t buffer_bytes;      /**< their bytes (the working set of one side's data) */
 	uint64_t delivered;         /**< messages B saw complete (SEND, WRITE with imm) */
 	struct rperf_wire_stats wire[2]; /**< A->B and B->A */
 	struct roce_dev_stats dev[2];

@@ -77,6 +77,16 @@ for mode in send_bw write_bw read_bw send_lat write_lat read_lat; do
 	check "$mode: the buffers hold the expected pattern at the end" $?
 done
 
+# 1b. perftest's layout: every message from and to the same buffer
+for mode in send_bw write_bw read_bw; do
+	run -- --mode $mode --iters 2000 --buffers 1
+	ok_run "$mode --buffers 1"
+	grepl -q '^roce-perf: .*, 1 buffer per QP and direction'
+	check "$mode --buffers 1: says so in its set-up line" $?
+	grepl -q '^verify: data pattern; [12] buffers? checked at the end'
+	check "$mode --buffers 1: that buffer holds the expected pattern at the end" $?
+done
+
 # 2. 1% loss, reordering and duplication: exactly once, in order, right bytes
 for mode in send_bw write_bw; do
 	run -- --mode $mode --iters 2000 --loss 10 --reorder 10 --dup 10 --verify
@@ -98,7 +108,8 @@ check "a failed completion exits 1 naming the WR and its status" $?
 
 # 4. bad command lines
 for bad in "--mode foo" "--size 0" "--mode read_lat --qps 2" "--mtu 1500" "--loss 600" \
-	   "--iters 5 --duration 1" "--wire ports:0"; do
+	   "--iters 5 --duration 1" "--wire ports:0" "--buffers 0" "--buffers 1 --verify" \
+	   "--buffers 129"; do
 	# shellcheck disable=SC2086
 	run -- $bad
 	[ "$rc" -eq 2 ] && [ "$(echo "$out" | grep -c '^roce-perf: ')" -ge 1 ]
