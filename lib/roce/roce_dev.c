@@ -370,7 +370,14 @@ roce_hdr_fill(struct roce_qp *qp, const struct roce_ah_attr *av, struct roce_hdr
 {
 	struct roce_dev *dev = qp->dev;
 
-	memset(d, 0, sizeof(*d));
+	static const struct roce_hdr_desc zero;
+
+	/*
+	 * A copy of a zeroed descriptor, not memset(): the compiler makes the
+	 * copy vector moves, which later loads of the fields forward from
+	 * (memset() became "rep stos", and those loads waited for it).
+	 */
+	*d = zero;
 	d->smac = dev->conf.mac;
 	d->dmac = av->dmac;
 	d->vlan_id = av->vlan_id;

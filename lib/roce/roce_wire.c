@@ -450,10 +450,15 @@ roce_pkt_build_headers(uint8_t *buf, const struct roce_hdr_desc *d)
 	put16(p + 4, (uint16_t)udp_len);
 	put16(p + 6, 0);
 	bth = p + 8;
-	memset(bth, 0, info->hdr_len);
+	/*
+	 * Every byte of the BTH and its extension headers is written below,
+	 * the reserved ones as zeros: no memset() of a variable length (a
+	 * "rep stos" that the ICRC's reads of these bytes would wait for).
+	 */
 	bth[0] = d->opcode;
 	bth[1] = (uint8_t)((d->se ? 0x80 : 0) | pad << 4);
 	put16(bth + 2, d->pkey);
+	bth[4] = 0;
 	put24(bth + 5, d->dest_qpn & ROCE_PSN_MASK);
 	bth[8] = d->ackreq ? 0x80 : 0;
 	put24(bth + 9, d->psn & ROCE_PSN_MASK);
@@ -479,9 +484,12 @@ roce_pkt_build_headers(uint8_t *buf, const struct roce_hdr_desc *d)
 		put64(bth + info->atm_off, d->atomic_ack);
 	if (info->flags & ROCE_OPF_IMM)
 		memcpy(bth + info->imm_off, &d->imm, 4);
+	if (info->flags & ROCE_OPF_IETH)
+		put32(bth + info->ieth_off, 0);
 	if (info->flags & ROCE_OPF_DETH) {
 		ext = bth + info->deth_off;
 		put32(ext, d->qkey);
+		ext[4] = 0;
 		put24(ext + 5, d->src_qpn);
 	}
 	return l3;

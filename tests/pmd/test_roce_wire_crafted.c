@@ -345,6 +345,62 @@ test_parse_of_every_truncation_is_not_roce_or_truncated(void **state)
 	}
 }
 
+/*
+ * roce_pkt_build_headers() writes every byte of roce_hdr_len(): the same
+ * descriptor built over a buffer of 0xa5 and one of 0x5a gives the same
+ * bytes, for every opcode it builds, IPv4 and IPv6, with and without VLAN.
+ * (It zeroes reserved bytes one by one instead of a memset, so a byte
+ * left out would carry whatever the buffer held.)
+ */
+static void
+test_build_headers_write_every_byte_they_cover(void **state)
+{
+	static const uint8_t mac[6] = { 2, 0, 0, 0, 0, 1 };
+	uint8_t gid4[2][ROCE_GID_LEN], gid6[2][ROCE_GID_LEN];
+	uint8_t x[160], y[160];
+	unsigned int op, v, built = 0;
+
+	(void)state;
+	/* ::ffff:10.0.0.1 and ::ffff:10.0.0.2; fe80::1 and fe80::2 */
+	memset(gid4, 0, sizeof(gid4));
+	memset(gid6, 0, sizeof(gid6));
+	for (v = 0; v < 2; v++) {
+		gid4[v][10] = gid4[v][11] = 0xff;
+		gid4[v][12] = 10;
+		gid4[v][15] = (uint8_t)(v + 1);
+	}
+	gid6[0][0] = gid6[1][0] = 0xfe;
+	gid6[0][1] = gid6[1][1] = 0x80;
+	gid6[0][15] = 1;
+	gid6[1][15] = 2;
+	for (op = 0; op < 256; op++) {
+		if (!(roce_opcode_table[op].flags & ROCE_OPF_VALID))
+			continue;
+		for (v = 0; v < 4; v++) {
+			struct roce_hdr_desc d = {
+				.smac = mac, .dmac = mac,
+				.vlan_id = v & 1 ? 7 : ROCE_VLAN_NONE,
+				.sgid = v & 2 ? gid6[0] : gid4[0],
+				.dgid = v & 2 ? gid6[1] : gid4[1],
+				.hop_limit = 64, .opcode = (uint8_t)op, .pkey = 0xffff,
+				.dest_qpn = 0x11, .psn = 0x123456, .paylen = 13,
+				.va = 0x1000, .rkey = 0x200, .dma_len = 13, .msn = 1,
+				.qkey = 0x80010000, .src_qpn = 1,
+			};
+			uint32_t len = roce_hdr_len(&d);
+
+			assert_true(len <= sizeof(x));
+			memset(x, 0xa5, sizeof(x));
+			memset(y, 0x5a, sizeof(y));
+			assert_int_equal(roce_pkt_build_headers(x, &d), roce_pkt_build_headers(y, &d));
+			if (memcmp(x, y, len) != 0)
+				fail_msg("opcode 0x%02x variant %u: a header byte is not written", op, v);
+			built++;
+		}
+	}
+	assert_true(built >= 4 * 20);
+}
+
 /* The crafted-frame group (EAL and test_pool are the caller's). */
 int
 roce_wire_crafted_run(void)
@@ -353,6 +409,7 @@ roce_wire_crafted_run(void)
 		cmocka_unit_test(test_parse_knows_exactly_the_facts_opcodes_and_lengths),
 		cmocka_unit_test(test_parse_refuses_each_crafted_fault_with_its_reason),
 		cmocka_unit_test(test_parse_of_every_truncation_is_not_roce_or_truncated),
+		cmocka_unit_test(test_build_headers_write_every_byte_they_cover),
 	};
 
 	return cmocka_run_group_tests_name("roce_wire_crafted", crafted, NULL, NULL);
