@@ -329,6 +329,12 @@ roce_tx_alloc(struct roce_dev *dev)
 	return m;
 }
 
+unsigned int
+roce_dev_mbufs_held(const struct roce_dev *dev)
+{
+	return dev->nstash - dev->stash_next;
+}
+
 /* Frames the engine may still build this turn without overrunning the ring. */
 unsigned int
 roce_tx_room(struct roce_dev *dev)
@@ -550,6 +556,12 @@ roce_dev_poll(struct roce_dev *dev)
 	if (!TAILQ_EMPTY(&dev->active))
 		work += run_active(dev);
 	roce_tx_flush(dev);
+	/* a poll with nothing to do gives the pool its mbufs back: an idle device holds none */
+	if (work == 0 && dev->stash_next < dev->nstash) {
+		rte_pktmbuf_free_bulk(dev->stash + dev->stash_next, dev->nstash - dev->stash_next);
+		dev->stash_next = 0;
+		dev->nstash = 0;
+	}
 	return work;
 }
 

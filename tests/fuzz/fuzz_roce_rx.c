@@ -489,6 +489,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	maintain();
 	roce_dev_poll(dev);
 	drain_tx();
-	must(rte_mempool_avail_count(pool) == POOL_SIZE, "an mbuf was kept");
+	/* the device may hold a few for frames to come while a QP has work */
+	must(rte_mempool_avail_count(pool) + roce_dev_mbufs_held(dev) == POOL_SIZE,
+	     "an mbuf was kept");
 	return 0;
 }

@@ -11,5 +11,6 @@ seeds=$2
 work=$3
 runs=$4
 mkdir -p "$work/corpus" "$work/artifacts"
-exec "$target" -runs="$runs" -seed=1 -max_len=16400 -print_final_stats=1 \
+# libFuzzer exits 77 on a finding by default, which meson reads as a skip
+exec "$target" -runs="$runs" -seed=1 -max_len=16400 -print_final_stats=1 -error_exitcode=1 \
 	-artifact_prefix="$work/artifacts/" "$work/corpus" "$seeds"

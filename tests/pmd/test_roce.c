@@ -81,7 +81,10 @@ post_send1(struct roce_qp *qp, struct rt_node *n, uint64_t id, uint8_t op, uint3
 	assert_int_equal(roce_post_send(qp, &wr, 1, NULL), 0);
 }
 
-/* RC SEND of every size class (0, 1, one MTU, several MTUs and a tail) arrives intact. */
+/*
+ * RC SEND of every size class (0, 1, one MTU, several MTUs and a tail)
+ * arrives intact; afterwards, idle, neither device holds mbufs of the pool.
+ */
 static void
 test_rc_send_sizes_arrive_intact(void **state)
 {
@@ -113,6 +116,10 @@ test_rc_send_sizes_arrive_intact(void **state)
 		assert_int_equal(wc[1].qp_num, roce_qp_num(qb));
 		assert_memory_equal(B->mem, A->mem, sizes[i] ? sizes[i] : 1);
 	}
+	rt_run_until(&pair, NULL, NULL, 5);
+	assert_int_equal(roce_dev_mbufs_held(A->dev), 0);
+	assert_int_equal(roce_dev_mbufs_held(B->dev), 0);
+	assert_int_equal(rte_mempool_avail_count(test_pool), test_pool->size);
 	roce_qp_destroy(qa);
 	roce_qp_destroy(qb);
 }
