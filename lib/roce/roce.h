@@ -467,8 +467,8 @@ unsigned int roce_dev_poll(struct roce_dev *dev);
 /**
  * Mbufs the device holds from its pool for frames it has yet to build: it
  * takes them in bulk, and gives them back at a roce_dev_poll() that finds
- * nothing to do and when it is destroyed. For leak
- * checks: a pool's free count plus this is what the device did not keep.
+ * nothing to do and when it is destroyed. For leak checks: a pool's free
+ * count plus this is what the device did not keep.
  */
 unsigned int roce_dev_mbufs_held(const struct roce_dev *dev);
 
