@@ -196,6 +196,15 @@ fail:
 	return NULL;
 }
 
+/* Give the pool back the mbufs roce_tx_alloc() took and did not hand out. */
+static void
+stash_release(struct roce_dev *dev)
+{
+	rte_pktmbuf_free_bulk(dev->stash + dev->stash_next, dev->nstash - dev->stash_next);
+	dev->stash_next = 0;
+	dev->nstash = 0;
+}
+
 void
 roce_dev_destroy(struct roce_dev *dev)
 {
@@ -226,7 +235,7 @@ roce_dev_destroy(struct roce_dev *dev)
 			if (dev->pds.slot[i] != NULL)
 				roce_pd_free(dev->pds.slot[i]);
 	rte_pktmbuf_free_bulk(dev->txb, dev->ntx);
-	rte_pktmbuf_free_bulk(dev->stash + dev->stash_next, dev->nstash - dev->stash_next);
+	stash_release(dev);
 	roce_tbl_fini(&dev->pds);
 	roce_tbl_fini(&dev->mrs);
 	roce_tbl_fini(&dev->cqs);
@@ -557,11 +566,8 @@ roce_dev_poll(struct roce_dev *dev)
 		work += run_active(dev);
 	roce_tx_flush(dev);
 	/* a poll with nothing to do gives the pool its mbufs back: an idle device holds none */
-	if (work == 0 && dev->stash_next < dev->nstash) {
-		rte_pktmbuf_free_bulk(dev->stash + dev->stash_next, dev->nstash - dev->stash_next);
-		dev->stash_next = 0;
-		dev->nstash = 0;
-	}
+	if (work == 0)
+		stash_release(dev);
 	return work;
 }
 

@@ -339,6 +339,23 @@ rt_qp(struct rt_node *n, enum roce_qp_type type, uint32_t wr)
 	return roce_qp_create(n->pd, &ia);
 }
 
+/* A UD or GSI QP of node @p n with Q_Key @p qkey, taken to RTS at send PSN @p sq_psn. */
+static inline struct roce_qp *
+rt_ud_qp(struct rt_node *n, enum roce_qp_type type, uint32_t qkey, uint32_t sq_psn)
+{
+	struct roce_qp *qp = rt_qp(n, type, 16);
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .qkey = qkey };
+
+	assert_non_null(qp);
+	assert_int_equal(roce_qp_modify(qp, &at, ROCE_QP_STATE | ROCE_QP_QKEY), 0);
+	at.qp_state = ROCE_QPS_RTR;
+	assert_int_equal(roce_qp_modify(qp, &at, ROCE_QP_STATE), 0);
+	at.qp_state = ROCE_QPS_RTS;
+	at.sq_psn = sq_psn;
+	assert_int_equal(roce_qp_modify(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN), 0);
+	return qp;
+}
+
 /* An SGE of node @p n's MR at offset @p off. */
 static inline struct roce_sge
 rt_sge(const struct rt_node *n, uint32_t off, uint32_t len)

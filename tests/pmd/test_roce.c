@@ -250,22 +250,6 @@ test_uc_send_and_write_arrive_read_is_refused(void **state)
 	roce_qp_destroy(qb);
 }
 
-static struct roce_qp *
-ud_qp(struct rt_node *n, enum roce_qp_type type, uint32_t qkey)
-{
-	struct roce_qp *qp = rt_qp(n, type, 16);
-	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .qkey = qkey };
-
-	assert_non_null(qp);
-	assert_int_equal(roce_qp_modify(qp, &at, ROCE_QP_STATE | ROCE_QP_QKEY), 0);
-	at.qp_state = ROCE_QPS_RTR;
-	assert_int_equal(roce_qp_modify(qp, &at, ROCE_QP_STATE), 0);
-	at.qp_state = ROCE_QPS_RTS;
-	at.sq_psn = 7;
-	assert_int_equal(roce_qp_modify(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN), 0);
-	return qp;
-}
-
 /* UD SEND with imm lands after a 40-byte GRH holding the sender's IP header; a wrong Q_Key is dropped. */
 static void
 test_ud_and_gsi_send_deliver_grh_and_check_qkey(void **state)
@@ -282,8 +266,8 @@ test_ud_and_gsi_send_deliver_grh_and_check_qkey(void **state)
 	struct roce_dev_stats st0, st1;
 
 	(void)state;
-	qa = ud_qp(A, ROCE_QPT_UD, 0x1111);
-	qb = ud_qp(B, ROCE_QPT_UD, 0x2222);
+	qa = rt_ud_qp(A, ROCE_QPT_UD, 0x1111, 7);
+	qb = rt_ud_qp(B, ROCE_QPT_UD, 0x2222, 7);
 	memcpy(av.dgid, B->gid, ROCE_GID_LEN);
 	memcpy(av.dmac, B->mac, 6);
 	ah = roce_ah_create(A->pd, &av);
@@ -324,8 +308,8 @@ test_ud_and_gsi_send_deliver_grh_and_check_qkey(void **state)
 	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
 
 	/* GSI (QP1, Q_Key 0x80010000) */
-	ga = ud_qp(A, ROCE_QPT_GSI, ROCE_GSI_QKEY);
-	gb = ud_qp(B, ROCE_QPT_GSI, ROCE_GSI_QKEY);
+	ga = rt_ud_qp(A, ROCE_QPT_GSI, ROCE_GSI_QKEY, 7);
+	gb = rt_ud_qp(B, ROCE_QPT_GSI, ROCE_GSI_QKEY, 7);
 	assert_int_equal(roce_qp_num(ga), 1);
 	assert_null(rt_qp(A, ROCE_QPT_GSI, 4)); /* one per device */
 	post_recv1(gb, B, 11, 1000, 400);

@@ -359,22 +359,6 @@ wait_ok(struct rt_pair *p, struct roce_cq *cq, int n)
 			fail_msg("completion %d: %s", i, roce_wc_status_str(wc[i].status));
 }
 
-static struct roce_qp *
-ud_qp(struct rt_node *n)
-{
-	struct roce_qp *qp = rt_qp(n, ROCE_QPT_UD, 16);
-	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .qkey = 0x1111 };
-
-	assert_non_null(qp);
-	assert_int_equal(roce_qp_modify(qp, &at, ROCE_QP_STATE | ROCE_QP_QKEY), 0);
-	at.qp_state = ROCE_QPS_RTR;
-	assert_int_equal(roce_qp_modify(qp, &at, ROCE_QP_STATE), 0);
-	at.qp_state = ROCE_QPS_RTS;
-	at.sq_psn = 0x777;
-	assert_int_equal(roce_qp_modify(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN), 0);
-	return qp;
-}
-
 /* RC SEND/WRITE/READ/atomics, UC SEND and UD SEND (802.1Q-tagged) between two nodes. */
 static void
 exchange(const char *tag, bool ipv6)
@@ -421,8 +405,8 @@ exchange(const char *tag, bool ipv6)
 		roce_qp_destroy(ua);
 		roce_qp_destroy(ub);
 	}
-	ua = ud_qp(a);
-	ub = ud_qp(b);
+	ua = rt_ud_qp(a, ROCE_QPT_UD, 0x1111, 0x777);
+	ub = rt_ud_qp(b, ROCE_QPT_UD, 0x1111, 0x777);
 	memset(&aa, 0, sizeof(aa));
 	memcpy(aa.dgid, b->gid, ROCE_GID_LEN);
 	memcpy(aa.dmac, b->mac, 6);
