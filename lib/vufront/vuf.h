@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef VUF_H
+#define VUF_H
+
+/**
+ * @file
+ * A vhost-user frontend: the side QEMU plays. It owns "guest" memory (a
+ * memfd shared with the backend), speaks the vhost-user protocol over the
+ * backend's socket and drives split virtqueues as a guest driver would.
+ * Tests and benchmarks use it to reach what no stock frontend drives (the
+ * RoCE queues of app/vhost-user-rdma) and to play a guest that breaks the
+ * rules. Plain C: no EAL needed. Not thread-safe: one user per connection.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @name vhost-user requests (the vhost-user protocol specification) */
+/**@{*/
+#define VUF_GET_FEATURES 1
+#define VUF_SET_FEATURES 2
+#define VUF_SET_OWNER 3
+#define VUF_RESET_OWNER 4
+#define VUF_SET_MEM_TABLE 5
+#define VUF_SET_VRING_NUM 8
+#define VUF_SET_VRING_ADDR 9
+#define VUF_SET_VRING_BASE 10
+#define VUF_GET_VRING_BASE 11
+#define VUF_SET_VRING_KICK 12
+#define VUF_SET_VRING_CALL 13
+#define VUF_GET_PROTOCOL_FEATURES 15
+#define VUF_SET_PROTOCOL_FEATURES 16
+#define VUF_GET_QUEUE_NUM 17
+#define VUF_SET_VRING_ENABLE 18
+#define VUF_GET_CONFIG 24
+/**@}*/
+
+/** Feature bit: protocol features may be negotiated (vhost-user). */
+#define VUF_F_PROTOCOL_FEATURES 30
+/** Protocol feature bit: the backend acks requests that ask for it. */
+#define VUF_PROTOCOL_F_REPLY_ACK 3
+/** Protocol feature bit: GET_CONFIG / SET_CONFIG. */
+#define VUF_PROTOCOL_F_CONFIG 9
+
+/** Guest memory: one memfd region, mapped shared, handed out by a bump allocator. */
+struct vuf_mem;
+
+/**
+ * Create guest memory of @p size bytes (rounded up to 4 KiB), zeroed, at
+ * guest-physical address @p gpa_base.
+ * @return NULL with errno set on failure.
+ */
+struct vuf_mem *vuf_mem_create(size_t size, uint64_t gpa_base);
+
+/** Unmap and close @p mem (NULL is ignored). */
+void vuf_mem_destroy(struct vuf_mem *mem);
+
+/**
+ * Take @p len bytes aligned to @p align (a power of two) from @p mem.
+ * @return NULL when @p mem has no room left.
+ */
+void *vuf_mem_alloc(struct vuf_mem *mem, size_t len, size_t align);
+
+/** Guest-physical address of @p va, which must lie in @p mem. */
+uint64_t vuf_mem_gpa(const struct vuf_mem *mem, const void *va);
+
+/** A connection to a backend's vhost-user socket. */
+struct vuf_conn;
+
+/**
+ * Connect to the backend listening on @p path.
+ * @param timeout_ms
+ *   How long a reply may take before a request fails with -ETIMEDOUT.
+ * @return NULL with errno set on failure.
+ */
+struct vuf_conn *vuf_connect(const char *path, unsigned int timeout_ms);
+
+/** Close the connection (NULL is ignored); the backend sees the guest go away. */
+void vuf_close(struct vuf_conn *c);
+
+/**
+ * Send request @p req with @p len payload bytes and @p nfds descriptors.
+ * When the backend acks (REPLY_ACK negotiated), waits for the ack.
+ * @return 0, a negative errno, or the backend's non-zero ack as -EIO.
+ */
+int vuf_send(struct vuf_conn *c, uint32_t req, const void *payload, uint32_t len,
+	     const int *fds, unsigned int nfds);
+
+/**
+ * Send request @p req and read its reply into @p reply (@p len bytes expected).
+ * @return 0, or a negative errno (-EPROTO for a malformed reply).
+ */
+int vuf_call(struct vuf_conn *c, uint32_t req, const void *payload, uint32_t plen,
+	     void *reply, uint32_t len);
+
+/** GET_FEATURES. */
+int vuf_get_features(struct vuf_conn *c, uint64_t *features);
+/** SET_FEATURES. */
+int vuf_set_features(struct vuf_conn *c, uint64_t features);
+/** GET_PROTOCOL_FEATURES. */
+int vuf_get_protocol_features(struct vuf_conn *c, uint64_t *features);
+/** SET_PROTOCOL_FEATURES; REPLY_ACK in @p features turns acks on for later requests. */
+int vuf_set_protocol_features(struct vuf_conn *c, uint64_t features);
+/** SET_OWNER. */
+int vuf_set_owner(struct vuf_conn *c);
+/** SET_MEM_TABLE with @p mem as the one region. */
+int vuf_set_mem_table(struct vuf_conn *c, const struct vuf_mem *mem);
+/** GET_CONFIG of @p len bytes at @p offset into @p buf. */
+int vuf_get_config(struct vuf_conn *c, uint32_t offset, void *buf, uint32_t len);
+/** GET_VRING_BASE: stops ring @p index; its next available index in @p base. */
+int vuf_get_vring_base(struct vuf_conn *c, uint32_t index, uint32_t *base);
+/** SET_VRING_ENABLE. */
+int vuf_set_vring_enable(struct vuf_conn *c, uint32_t index, bool enable);
+
+/** One buffer of a descriptor chain; @p addr must lie in the ring's guest memory. */
+struct vuf_buf {
+	void *addr;
+	uint32_t len;
+};
+
+/** A split virtqueue, driver side. Its fields are private. */
+struct vuf_vq {
+	struct vuf_mem *mem;
+	uint32_t index;
+	uint16_t size;
+	uint16_t free_head;
+	uint16_t num_free;
+	uint16_t avail_idx;
+	uint16_t last_used;
+	struct vuf_desc *desc;
+	struct vuf_avail *avail;
+	struct vuf_used *used;
+	void **cookie;     /* per chain head, while in flight */
+	uint16_t *chain_len; /* per chain head, 0 when not in flight */
+	uint16_t *next;    /* free list and chains, kept here: the backend can write desc */
+	int kickfd;
+	int callfd;
+};
+
+/**
+ * Lay out ring @p index of @p size entries (a power of two) in @p mem and
+ * create its kick and call eventfds.
+ * @return 0 or a negative errno.
+ */
+int vuf_vq_init(struct vuf_vq *vq, struct vuf_mem *mem, uint32_t index, uint16_t size);
+
+/** Close the eventfds and free the bookkeeping (the ring memory stays in mem). */
+void vuf_vq_fini(struct vuf_vq *vq);
+
+/**
+ * Hand the ring to the backend: SET_VRING_NUM, _BASE (0), _ADDR, _KICK,
+ * _CALL, then SET_VRING_ENABLE when @p enable.
+ */
+int vuf_vq_start(struct vuf_conn *c, struct vuf_vq *vq, bool enable);
+
+/**
+ * Make a chain of @p n_out device-readable then @p n_in device-writable
+ * buffers available (not yet kicked).
+ * @return 0, -ENOSPC when the ring lacks free descriptors, -EINVAL for
+ *   no buffers or a buffer outside guest memory.
+ */
+int vuf_vq_add(struct vuf_vq *vq, const struct vuf_buf *out, unsigned int n_out,
+	       const struct vuf_buf *in, unsigned int n_in, void *cookie);
+
+/** Notify the backend (write the kick eventfd). */
+void vuf_vq_kick(struct vuf_vq *vq);
+
+/**
+ * Take the next used chain.
+ * @return 1 with @p cookie and @p len (bytes the device wrote) set, 0 when
+ *   none is used, -EPROTO when the device returned an id that is not a
+ *   chain head in flight.
+ */
+int vuf_vq_get_used(struct vuf_vq *vq, void **cookie, uint32_t *len);
+
+/** Chains made available and not yet used. */
+unsigned int vuf_vq_in_flight(const struct vuf_vq *vq);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VUF_H */

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "vuf.h"
+#include "vuf_internal.h"
+
+/* Split virtqueue layout (virtio 1.x, section 2.7), little-endian on x86. */
+struct vuf_desc {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t flags;
+	uint16_t next;
+};
+
+#define DESC_F_NEXT 1
+#define DESC_F_WRITE 2
+
+struct vuf_avail {
+	uint16_t flags;
+	uint16_t idx;
+	uint16_t ring[]; /* then used_event */
+};
+
+struct vuf_used_elem {
+	uint32_t id;
+	uint32_t len;
+};
+
+struct vuf_used {
+	uint16_t flags;
+	uint16_t idx;
+	struct vuf_used_elem ring[]; /* then avail_event */
+};
+
+#define USED_F_NO_NOTIFY 1
+
+int
+vuf_vq_init(struct vuf_vq *vq, struct vuf_mem *mem, uint32_t index, uint16_t size)
+{
+	uint16_t i;
+
+	memset(vq, 0, sizeof(*vq));
+	vq->kickfd = -1;
+	vq->callfd = -1;
+	if (size == 0 || (size & (size - 1)) != 0)
+		return -EINVAL;
+	vq->desc = vuf_mem_alloc(mem, sizeof(struct vuf_desc) * size, 16);
+	vq->avail = vuf_mem_alloc(mem, sizeof(struct vuf_avail) + 2u * size + 2, 2);
+	vq->used = vuf_mem_alloc(mem, sizeof(struct vuf_used) +
+				 sizeof(struct vuf_used_elem) * size + 2, 4);
+	if (vq->desc == NULL || vq->avail == NULL || vq->used == NULL)
+		return -ENOMEM;
+	vq->cookie = calloc(size, sizeof(*vq->cookie));
+	vq->chain_len = calloc(size, sizeof(*vq->chain_len));
+	vq->next = calloc(size, sizeof(*vq->next));
+	vq->kickfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	vq->callfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (vq->cookie == NULL || vq->chain_len == NULL || vq->next == NULL ||
+	    vq->kickfd < 0 || vq->callfd < 0) {
+		vuf_vq_fini(vq);
+		return -ENOMEM;
+	}
+	for (i = 0; i < size; i++)
+		vq->next[i] = (uint16_t)(i + 1);
+	vq->mem = mem;
+	vq->index = index;
+	vq->size = size;
+	vq->num_free = size;
+	return 0;
+}
+
+void
+vuf_vq_fini(struct vuf_vq *vq)
+{
+	free(vq->cookie);
+	free(vq->chain_len);
+	free(vq->next);
+	if (vq->kickfd >= 0)
+		close(vq->kickfd);
+	if (vq->callfd >= 0)
+		close(vq->callfd);
+	vq->cookie = NULL;
+	vq->chain_len = NULL;
+	vq->next = NULL;
+	vq->kickfd = -1;
+	vq->callfd = -1;
+}
+
+int
+vuf_vq_start(struct vuf_conn *c, struct vuf_vq *vq, bool enable)
+{
+	struct vuf_vring_state num = { .index = vq->index, .num = vq->size };
+	struct vuf_vring_state base = { .index = vq->index, .num = vq->avail_idx };
+	struct vuf_vring_addr addr = {
+		.index = vq->index,
+		.desc_user_addr = (uint64_t)(uintptr_t)vq->desc,
+		.used_user_addr = (uint64_t)(uintptr_t)vq->used,
+		.avail_user_addr = (uint64_t)(uintptr_t)vq->avail,
+	};
+	uint64_t fdarg = vq->index;
+	int r;
+
+	r = vuf_send(c, VUF_SET_VRING_NUM, &num, sizeof(num), NULL, 0);
+	if (r == 0)
+		r = vuf_send(c, VUF_SET_VRING_BASE, &base, sizeof(base), NULL, 0);
+	if (r == 0)
+		r = vuf_send(c, VUF_SET_VRING_ADDR, &addr, sizeof(addr), NULL, 0);
+	if (r == 0)
+		r = vuf_send(c, VUF_SET_VRING_KICK, &fdarg, sizeof(fdarg), &vq->kickfd, 1);
+	if (r == 0)
+		r = vuf_send(c, VUF_SET_VRING_CALL, &fdarg, sizeof(fdarg), &vq->callfd, 1);
+	if (r == 0 && enable)
+		r = vuf_set_vring_enable(c, vq->index, true);
+	return r;
+}
+
+int
+vuf_vq_add(struct vuf_vq *vq, const struct vuf_buf *out, unsigned int n_out,
+	   const struct vuf_buf *in, unsigned int n_in, void *cookie)
+{
+	unsigned int n = n_out + n_in, k;
+	uint16_t head = vq->free_head, i = head, last = head;
+
+	if (n == 0 || n > vq->size)
+		return -EINVAL;
+	if (n > vq->num_free)
+		return -ENOSPC;
+	for (k = 0; k < n; k++) {
+		const struct vuf_buf *b = k < n_out ? &out[k] : &in[k - n_out];
+
+		if (!vuf_mem_holds(vq->mem, b->addr, b->len))
+			return -EINVAL;
+	}
+	for (k = 0; k < n; k++) {
+		const struct vuf_buf *b = k < n_out ? &out[k] : &in[k - n_out];
+		struct vuf_desc *d = &vq->desc[i];
+
+		d->addr = vuf_mem_gpa(vq->mem, b->addr);
+		d->len = b->len;
+		d->flags = (uint16_t)((k >= n_out ? DESC_F_WRITE : 0) | (k + 1 < n ? DESC_F_NEXT : 0));
+		d->next = k + 1 < n ? vq->next[i] : 0;
+		last = i;
+		i = vq->next[i];
+	}
+	vq->free_head = vq->next[last];
+	vq->num_free = (uint16_t)(vq->num_free - n);
+	vq->cookie[head] = cookie;
+	vq->chain_len[head] = (uint16_t)n;
+	vq->avail->ring[vq->avail_idx & (vq->size - 1)] = head;
+	vq->avail_idx++;
+	/* the ring entry and the descriptors before the index the device reads */
+	__atomic_store_n(&vq->avail->idx, vq->avail_idx, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void
+vuf_vq_kick(struct vuf_vq *vq)
+{
+	uint64_t one = 1;
+
+	/* the index store before reading the device's flag (virtio 2.7.13.3) */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&vq->used->flags, __ATOMIC_RELAXED) & USED_F_NO_NOTIFY)
+		return;
+	if (write(vq->kickfd, &one, sizeof(one)) != sizeof(one))
+		return; /* the counter is saturated: the device has a kick pending anyway */
+}
+
+int
+vuf_vq_get_used(struct vuf_vq *vq, void **cookie, uint32_t *len)
+{
+	struct vuf_used_elem e;
+	uint16_t id, i, k, n;
+
+	if (__atomic_load_n(&vq->used->idx, __ATOMIC_ACQUIRE) == vq->last_used)
+		return 0;
+	e = vq->used->ring[vq->last_used & (vq->size - 1)];
+	if (e.id >= vq->size || vq->chain_len[e.id] == 0)
+		return -EPROTO;
+	id = (uint16_t)e.id;
+	n = vq->chain_len[id];
+	for (i = id, k = 1; k < n; k++)
+		i = vq->next[i];
+	/* the chain goes back on the free list in one piece */
+	vq->next[i] = vq->free_head;
+	vq->free_head = id;
+	vq->num_free = (uint16_t)(vq->num_free + n);
+	vq->chain_len[id] = 0;
+	vq->last_used++;
+	*cookie = vq->cookie[id];
+	*len = e.len;
+	return 1;
+}
+
+unsigned int
+vuf_vq_in_flight(const struct vuf_vq *vq)
+{
+	return (uint16_t)(vq->avail_idx - vq->last_used);
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/*
+ * lib/vufront (the vhost-user frontend) against DPDK's own vhost-user
+ * backend, rte_vhost with its built-in virtio-net datapath, in this
+ * process: negotiation, guest memory, both net rings, frames each way,
+ * interrupts, acks of refused requests, and stopping a ring.
+ */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <rte_cycles.h>
+#include <rte_mbuf.h>
+#include <rte_vhost.h>
+
+#include "test_eal.h"
+#include "vuf.h"
+
+#define NET_HDR_LEN 12 /* virtio_net_hdr with num_buffers (VERSION_1) */
+#define RING_SIZE 256
+#define F_VERSION_1 32
+#define TIMEOUT_MS 5000
+
+static char sock_dir[64], sock_path[128];
+static volatile int vid_ready = -1;
+static volatile int destroyed;
+
+static int
+on_new_device(int vid)
+{
+	vid_ready = vid;
+	return 0;
+}
+
+static void
+on_destroy_device(int vid)
+{
+	(void)vid;
+	destroyed = 1;
+}
+
+static const struct rte_vhost_device_ops ops = {
+	.new_device = on_new_device,
+	.destroy_device = on_destroy_device,
+};
+
+static int
+backend_up(void **state)
+{
+	if (test_eal_setup(state) < 0)
+		return -1;
+	snprintf(sock_dir, sizeof(sock_dir), "/tmp/vuf-test-XXXXXX");
+	if (mkdtemp(sock_dir) == NULL)
+		return -1;
+	snprintf(sock_path, sizeof(sock_path), "%s/vhost.sock", sock_dir);
+	if (rte_vhost_driver_register(sock_path, 0) != 0 ||
+	    rte_vhost_driver_callback_register(sock_path, &ops) != 0 ||
+	    rte_vhost_driver_start(sock_path) != 0)
+		return -1;
+	return 0;
+}
+
+static int
+backend_down(void **state)
+{
+	rte_vhost_driver_unregister(sock_path);
+	unlink(sock_path);
+	rmdir(sock_dir);
+	return test_eal_teardown(state);
+}
+
+static bool
+wait_for(volatile int *v, int not_value)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * TIMEOUT_MS / 1000;
+
+	while (*v == not_value) {
+		if (rte_get_timer_cycles() > end)
+			return false;
+		usleep(1000);
+	}
+	return true;
+}
+
+static void
+test_frames_both_ways_with_rte_vhost_net(void **state)
+{
+	struct vuf_mem *mem = vuf_mem_create(4 << 20, 0x100000);
+	struct vuf_conn *c;
+	struct vuf_vq rx, tx;
+	uint64_t features, pf, cnt;
+	uint8_t frame[100], *txbuf, *rxbuf[4];
+	struct rte_mbuf *m;
+	struct vuf_buf b;
+	void *cookie;
+	uint32_t len, base;
+	unsigned int i;
+	int n, r;
+
+	(void)state;
+	assert_non_null(mem);
+	c = vuf_connect(sock_path, TIMEOUT_MS);
+	assert_non_null(c);
+	assert_int_equal(vuf_get_features(c, &features), 0);
+	assert_true(features & (1ull << F_VERSION_1));
+	assert_true(features & (1ull << VUF_F_PROTOCOL_FEATURES));
+	assert_int_equal(vuf_set_owner(c), 0);
+	assert_int_equal(vuf_set_features(c, (1ull << F_VERSION_1) |
+					  (1ull << VUF_F_PROTOCOL_FEATURES)), 0);
+	assert_int_equal(vuf_get_protocol_features(c, &pf), 0);
+	assert_true(pf & (1ull << VUF_PROTOCOL_F_REPLY_ACK));
+	assert_int_equal(vuf_set_protocol_features(c, 1ull << VUF_PROTOCOL_F_REPLY_ACK), 0);
+	assert_int_equal(vuf_set_mem_table(c, mem), 0);
+	assert_int_equal(vuf_vq_init(&rx, mem, 0, RING_SIZE), 0);
+	assert_int_equal(vuf_vq_init(&tx, mem, 1, RING_SIZE), 0);
+
+	/* a ring size that is not a power of two is refused, acked as an error */
+	{
+		struct { uint32_t index, num; } bad = { 1, 3 };
+
+		assert_int_equal(vuf_send(c, VUF_SET_VRING_NUM, &bad, sizeof(bad), NULL, 0),
+				 -EIO);
+	}
+	assert_int_equal(vuf_vq_start(c, &rx, true), 0);
+	assert_int_equal(vuf_vq_start(c, &tx, true), 0);
+	assert_true(wait_for(&vid_ready, -1));
+
+	/* guest -> backend: one chain, header and frame in one buffer */
+	for (i = 0; i < sizeof(frame); i++)
+		frame[i] = (uint8_t)(i * 7 + 1);
+	txbuf = vuf_mem_alloc(mem, NET_HDR_LEN + sizeof(frame), 64);
+	assert_non_null(txbuf);
+	memset(txbuf, 0, NET_HDR_LEN);
+	memcpy(txbuf + NET_HDR_LEN, frame, sizeof(frame));
+	b = (struct vuf_buf){ txbuf, NET_HDR_LEN + sizeof(frame) };
+	assert_int_equal(vuf_vq_add(&tx, &b, 1, NULL, 0, txbuf), 0);
+	vuf_vq_kick(&tx);
+	n = 0;
+	for (i = 0; i < 5000 && n == 0; i++) {
+		n = rte_vhost_dequeue_burst(vid_ready, 1, test_pool, &m, 1);
+		if (n == 0)
+			usleep(1000);
+	}
+	assert_int_equal(n, 1);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), sizeof(frame));
+	assert_memory_equal(rte_pktmbuf_mtod(m, void *), frame, sizeof(frame));
+	/* the backend returned the chain with our cookie */
+	assert_int_equal(vuf_vq_get_used(&tx, &cookie, &len), 1);
+	assert_ptr_equal(cookie, txbuf);
+	assert_int_equal(vuf_vq_in_flight(&tx), 0);
+
+	/* backend -> guest: four writable buffers posted, one frame back */
+	for (i = 0; i < 4; i++) {
+		rxbuf[i] = vuf_mem_alloc(mem, 2048, 64);
+		assert_non_null(rxbuf[i]);
+		b = (struct vuf_buf){ rxbuf[i], 2048 };
+		assert_int_equal(vuf_vq_add(&rx, NULL, 0, &b, 1, rxbuf[i]), 0);
+	}
+	vuf_vq_kick(&rx);
+	for (i = 0; i < sizeof(frame); i++)
+		frame[i] = (uint8_t)(0xff - i);
+	rte_pktmbuf_reset(m);
+	memcpy(rte_pktmbuf_append(m, sizeof(frame)), frame, sizeof(frame));
+	assert_int_equal(rte_vhost_enqueue_burst(vid_ready, 0, &m, 1), 1);
+	rte_pktmbuf_free(m);
+	assert_int_equal(vuf_vq_get_used(&rx, &cookie, &len), 1);
+	assert_ptr_equal(cookie, rxbuf[0]);
+	assert_int_equal(len, NET_HDR_LEN + sizeof(frame));
+	assert_memory_equal(rxbuf[0] + NET_HDR_LEN, frame, sizeof(frame));
+	assert_int_equal(vuf_vq_get_used(&rx, &cookie, &len), 0);
+	assert_int_equal(vuf_vq_in_flight(&rx), 3);
+	/* the guest did not suppress interrupts, so the backend signalled */
+	assert_int_equal(read(rx.callfd, &cnt, sizeof(cnt)), sizeof(cnt));
+	assert_true(cnt >= 1);
+
+	/* stopping the TX ring returns where the backend got to, and ends the device */
+	r = vuf_get_vring_base(c, 1, &base);
+	assert_int_equal(r, 0);
+	assert_int_equal(base, 1);
+	assert_true(wait_for(&destroyed, 0));
+
+	vuf_close(c);
+	vuf_vq_fini(&rx);
+	vuf_vq_fini(&tx);
+	vuf_mem_destroy(mem);
+}
+
+static void
+test_frontend_refuses_bad_buffers_and_full_rings(void **state)
+{
+	struct vuf_mem *mem = vuf_mem_create(1 << 20, 0), *other = vuf_mem_create(4096, 0);
+	struct vuf_vq vq;
+	struct vuf_buf b;
+	uint8_t *p, outside[16];
+	void *cookie;
+	uint32_t len;
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(mem);
+	assert_non_null(other);
+	assert_int_equal(vuf_vq_init(&vq, mem, 0, 3), -EINVAL);
+	vuf_vq_fini(&vq);
+	assert_int_equal(vuf_vq_init(&vq, mem, 0, 4), 0);
+	p = vuf_mem_alloc(mem, 64, 64);
+	assert_non_null(p);
+	/* buffers outside the ring's guest memory, or none at all */
+	b = (struct vuf_buf){ outside, sizeof(outside) };
+	assert_int_equal(vuf_vq_add(&vq, &b, 1, NULL, 0, NULL), -EINVAL);
+	b = (struct vuf_buf){ vuf_mem_alloc(other, 64, 64), 64 };
+	assert_int_equal(vuf_vq_add(&vq, &b, 1, NULL, 0, NULL), -EINVAL);
+	b = (struct vuf_buf){ p, 1 << 20 };
+	assert_int_equal(vuf_vq_add(&vq, &b, 1, NULL, 0, NULL), -EINVAL);
+	assert_int_equal(vuf_vq_add(&vq, NULL, 0, NULL, 0, NULL), -EINVAL);
+	/* four descriptors: a 3-chain fits, a second 2-chain does not */
+	{
+		struct vuf_buf three[3] = { { p, 8 }, { p + 8, 8 }, { p + 16, 8 } };
+
+		assert_int_equal(vuf_vq_add(&vq, three, 1, three + 1, 2, p), 0);
+		assert_int_equal(vuf_vq_add(&vq, three, 2, NULL, 0, p), -ENOSPC);
+	}
+	/* nothing used yet; a used id that is no chain head in flight is refused */
+	assert_int_equal(vuf_vq_get_used(&vq, &cookie, &len), 0);
+	for (i = 0; i < 1; i++) {
+		uint16_t *used = (uint16_t *)vq.used;
+		uint32_t *elem = (uint32_t *)(used + 2);
+
+		elem[0] = 2; /* the third descriptor of the chain, not its head */
+		elem[1] = 0;
+		__atomic_store_n(&used[1], 1, __ATOMIC_RELEASE);
+	}
+	assert_int_equal(vuf_vq_get_used(&vq, &cookie, &len), -EPROTO);
+	vuf_vq_fini(&vq);
+	vuf_mem_destroy(mem);
+	vuf_mem_destroy(other);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_frames_both_ways_with_rte_vhost_net),
+		cmocka_unit_test(test_frontend_refuses_bad_buffers_and_full_rings),
+	};
+
+	return cmocka_run_group_tests_name("vufront", tests, backend_up, backend_down);
+}
