@@ -78,7 +78,8 @@ struct vuf_conn;
 /**
  * Connect to the backend listening on @p path.
  * @param timeout_ms
- *   How long a reply may take before a request fails with -ETIMEDOUT.
+ *   How long each read of a reply may wait before the request fails with
+ *   -ETIMEDOUT (0: no limit).
  * @return NULL with errno set on failure.
  */
 struct vuf_conn *vuf_connect(const char *path, unsigned int timeout_ms);
@@ -87,9 +88,12 @@ struct vuf_conn *vuf_connect(const char *path, unsigned int timeout_ms);
 void vuf_close(struct vuf_conn *c);
 
 /**
- * Send request @p req with @p len payload bytes and @p nfds descriptors.
- * When the backend acks (REPLY_ACK negotiated), waits for the ack.
+ * Send request @p req, one without a reply of its own (vuf_call() is for
+ * those), with @p len payload bytes and @p nfds descriptors. When the
+ * backend acks (REPLY_ACK negotiated), asks for the ack and waits for it.
  * @return 0, a negative errno, or the backend's non-zero ack as -EIO.
+ *   After a failed exchange (timeout, short read, malformed reply) the
+ *   stream may hold a late reply, so every later call fails with -EPIPE.
  */
 int vuf_send(struct vuf_conn *c, uint32_t req, const void *payload, uint32_t len,
 	     const int *fds, unsigned int nfds);
@@ -140,14 +144,16 @@ struct vuf_vq {
 	struct vuf_used *used;
 	void **cookie;     /* per chain head, while in flight */
 	uint16_t *chain_len; /* per chain head, 0 when not in flight */
+	uint32_t *in_len;  /* per chain head: bytes of its device-writable buffers */
 	uint16_t *next;    /* free list and chains, kept here: the backend can write desc */
 	int kickfd;
 	int callfd;
 };
 
 /**
- * Lay out ring @p index of @p size entries (a power of two) in @p mem and
- * create its kick and call eventfds.
+ * Lay out ring @p index (below 256) of @p size entries (a power of two) in
+ * @p mem and create its kick and call eventfds. VIRTIO_F_EVENT_IDX is not
+ * supported: do not negotiate it (used_event stays 0).
  * @return 0 or a negative errno.
  */
 int vuf_vq_init(struct vuf_vq *vq, struct vuf_mem *mem, uint32_t index, uint16_t size);
@@ -156,8 +162,9 @@ int vuf_vq_init(struct vuf_vq *vq, struct vuf_mem *mem, uint32_t index, uint16_t
 void vuf_vq_fini(struct vuf_vq *vq);
 
 /**
- * Hand the ring to the backend: SET_VRING_NUM, _BASE (0), _ADDR, _KICK,
- * _CALL, then SET_VRING_ENABLE when @p enable.
+ * Hand the ring to the backend: SET_VRING_NUM, _BASE (the first chain not
+ * yet used: 0 on a new ring), _ADDR, _KICK, _CALL, then SET_VRING_ENABLE
+ * when @p enable.
  */
 int vuf_vq_start(struct vuf_conn *c, struct vuf_vq *vq, bool enable);
 
@@ -177,7 +184,8 @@ void vuf_vq_kick(struct vuf_vq *vq);
  * Take the next used chain.
  * @return 1 with @p cookie and @p len (bytes the device wrote) set, 0 when
  *   none is used, -EPROTO when the device returned an id that is not a
- *   chain head in flight.
+ *   chain head in flight or a length beyond the chain's writable buffers
+ *   (the element stays unconsumed).
  */
 int vuf_vq_get_used(struct vuf_vq *vq, void **cookie, uint32_t *len);
 

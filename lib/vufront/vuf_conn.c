@@ -16,6 +16,8 @@
 struct vuf_conn {
 	int fd;
 	bool reply_ack;
+	/* after a failed exchange the stream may hold a late reply: refuse further use */
+	bool broken;
 };
 
 struct vuf_conn *
@@ -129,7 +131,8 @@ recv_reply(struct vuf_conn *c, uint32_t req, void *reply, uint32_t len)
 
 	if (r < 0)
 		return r;
-	if (hdr.request != req || !(hdr.flags & VUF_HDR_REPLY) || hdr.size != len)
+	if (hdr.request != req || (hdr.flags & 3) != VUF_HDR_VERSION ||
+	    !(hdr.flags & VUF_HDR_REPLY) || hdr.size != len)
 		return -EPROTO;
 	return read_full(c->fd, reply, len);
 }
@@ -141,22 +144,32 @@ vuf_send(struct vuf_conn *c, uint32_t req, const void *payload, uint32_t len, co
 	uint64_t ack;
 	int r;
 
+	if (c->broken)
+		return -EPIPE;
 	r = send_msg(c, req, c->reply_ack ? VUF_HDR_NEED_REPLY : 0, payload, len, fds, nfds);
-	if (r < 0 || !c->reply_ack)
+	if (r == 0 && c->reply_ack)
+		r = recv_reply(c, req, &ack, sizeof(ack));
+	if (r < 0) {
+		c->broken = r != -EINVAL;
 		return r;
-	r = recv_reply(c, req, &ack, sizeof(ack));
-	if (r < 0)
-		return r;
-	return ack == 0 ? 0 : -EIO;
+	}
+	return !c->reply_ack || ack == 0 ? 0 : -EIO;
 }
 
 int
 vuf_call(struct vuf_conn *c, uint32_t req, const void *payload, uint32_t plen, void *reply,
 	 uint32_t len)
 {
-	int r = send_msg(c, req, 0, payload, plen, NULL, 0);
+	int r;
 
-	return r < 0 ? r : recv_reply(c, req, reply, len);
+	if (c->broken)
+		return -EPIPE;
+	r = send_msg(c, req, 0, payload, plen, NULL, 0);
+	if (r == 0)
+		r = recv_reply(c, req, reply, len);
+	if (r < 0)
+		c->broken = r != -EINVAL;
+	return r;
 }
 
 int
@@ -206,7 +219,9 @@ vuf_set_mem_table(struct vuf_conn *c, const struct vuf_mem *mem)
 		},
 	};
 
-	return vuf_send(c, VUF_SET_MEM_TABLE, &t, sizeof(t), &mem->fd, 1);
+	/* the payload carries only the regions in use (some backends insist) */
+	return vuf_send(c, VUF_SET_MEM_TABLE, &t,
+			offsetof(struct vuf_mem_table, regions) + sizeof(t.regions[0]), &mem->fd, 1);
 }
 
 int

@@ -49,7 +49,8 @@ vuf_vq_init(struct vuf_vq *vq, struct vuf_mem *mem, uint32_t index, uint16_t siz
 	memset(vq, 0, sizeof(*vq));
 	vq->kickfd = -1;
 	vq->callfd = -1;
-	if (size == 0 || (size & (size - 1)) != 0)
+	/* the ring index shares a byte with flags in SET_VRING_KICK / _CALL */
+	if (size == 0 || (size & (size - 1)) != 0 || index >= 256)
 		return -EINVAL;
 	vq->desc = vuf_mem_alloc(mem, sizeof(struct vuf_desc) * size, 16);
 	vq->avail = vuf_mem_alloc(mem, sizeof(struct vuf_avail) + 2u * size + 2, 2);
@@ -59,10 +60,11 @@ vuf_vq_init(struct vuf_vq *vq, struct vuf_mem *mem, uint32_t index, uint16_t siz
 		return -ENOMEM;
 	vq->cookie = calloc(size, sizeof(*vq->cookie));
 	vq->chain_len = calloc(size, sizeof(*vq->chain_len));
+	vq->in_len = calloc(size, sizeof(*vq->in_len));
 	vq->next = calloc(size, sizeof(*vq->next));
 	vq->kickfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	vq->callfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (vq->cookie == NULL || vq->chain_len == NULL || vq->next == NULL ||
+	if (vq->cookie == NULL || vq->chain_len == NULL || vq->in_len == NULL || vq->next == NULL ||
 	    vq->kickfd < 0 || vq->callfd < 0) {
 		vuf_vq_fini(vq);
 		return -ENOMEM;
@@ -81,6 +83,7 @@ vuf_vq_fini(struct vuf_vq *vq)
 {
 	free(vq->cookie);
 	free(vq->chain_len);
+	free(vq->in_len);
 	free(vq->next);
 	if (vq->kickfd >= 0)
 		close(vq->kickfd);
@@ -88,6 +91,7 @@ vuf_vq_fini(struct vuf_vq *vq)
 		close(vq->callfd);
 	vq->cookie = NULL;
 	vq->chain_len = NULL;
+	vq->in_len = NULL;
 	vq->next = NULL;
 	vq->kickfd = -1;
 	vq->callfd = -1;
@@ -97,7 +101,7 @@ int
 vuf_vq_start(struct vuf_conn *c, struct vuf_vq *vq, bool enable)
 {
 	struct vuf_vring_state num = { .index = vq->index, .num = vq->size };
-	struct vuf_vring_state base = { .index = vq->index, .num = vq->avail_idx };
+	struct vuf_vring_state base = { .index = vq->index, .num = vq->last_used };
 	struct vuf_vring_addr addr = {
 		.index = vq->index,
 		.desc_user_addr = (uint64_t)(uintptr_t)vq->desc,
@@ -125,9 +129,13 @@ int
 vuf_vq_add(struct vuf_vq *vq, const struct vuf_buf *out, unsigned int n_out,
 	   const struct vuf_buf *in, unsigned int n_in, void *cookie)
 {
-	unsigned int n = n_out + n_in, k;
 	uint16_t head = vq->free_head, i = head, last = head;
+	uint32_t writable = 0;
+	unsigned int n, k;
 
+	if (n_out > vq->size || n_in > vq->size)
+		return -EINVAL;
+	n = n_out + n_in;
 	if (n == 0 || n > vq->size)
 		return -EINVAL;
 	if (n > vq->num_free)
@@ -137,6 +145,8 @@ vuf_vq_add(struct vuf_vq *vq, const struct vuf_buf *out, unsigned int n_out,
 
 		if (!vuf_mem_holds(vq->mem, b->addr, b->len))
 			return -EINVAL;
+		if (k >= n_out)
+			writable = writable + b->len < writable ? UINT32_MAX : writable + b->len;
 	}
 	for (k = 0; k < n; k++) {
 		const struct vuf_buf *b = k < n_out ? &out[k] : &in[k - n_out];
@@ -153,6 +163,7 @@ vuf_vq_add(struct vuf_vq *vq, const struct vuf_buf *out, unsigned int n_out,
 	vq->num_free = (uint16_t)(vq->num_free - n);
 	vq->cookie[head] = cookie;
 	vq->chain_len[head] = (uint16_t)n;
+	vq->in_len[head] = writable;
 	vq->avail->ring[vq->avail_idx & (vq->size - 1)] = head;
 	vq->avail_idx++;
 	/* the ring entry and the descriptors before the index the device reads */
@@ -176,15 +187,19 @@ vuf_vq_kick(struct vuf_vq *vq)
 int
 vuf_vq_get_used(struct vuf_vq *vq, void **cookie, uint32_t *len)
 {
-	struct vuf_used_elem e;
+	struct vuf_used_elem *e;
+	uint32_t eid, elen;
 	uint16_t id, i, k, n;
 
 	if (__atomic_load_n(&vq->used->idx, __ATOMIC_ACQUIRE) == vq->last_used)
 		return 0;
-	e = vq->used->ring[vq->last_used & (vq->size - 1)];
-	if (e.id >= vq->size || vq->chain_len[e.id] == 0)
+	/* read once: the device may rewrite the element while it is checked */
+	e = &vq->used->ring[vq->last_used & (vq->size - 1)];
+	eid = __atomic_load_n(&e->id, __ATOMIC_RELAXED);
+	elen = __atomic_load_n(&e->len, __ATOMIC_RELAXED);
+	if (eid >= vq->size || vq->chain_len[eid] == 0 || elen > vq->in_len[eid])
 		return -EPROTO;
-	id = (uint16_t)e.id;
+	id = (uint16_t)eid;
 	n = vq->chain_len[id];
 	for (i = id, k = 1; k < n; k++)
 		i = vq->next[i];
@@ -195,7 +210,7 @@ vuf_vq_get_used(struct vuf_vq *vq, void **cookie, uint32_t *len)
 	vq->chain_len[id] = 0;
 	vq->last_used++;
 	*cookie = vq->cookie[id];
-	*len = e.len;
+	*len = elen;
 	return 1;
 }
 

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -166,6 +167,9 @@ test_frames_both_ways_with_rte_vhost_net(void **state)
 		assert_int_equal(vuf_vq_add(&rx, NULL, 0, &b, 1, rxbuf[i]), 0);
 	}
 	vuf_vq_kick(&rx);
+	/* no interrupt before the backend has used anything */
+	assert_int_equal(read(rx.callfd, &cnt, sizeof(cnt)), -1);
+	assert_int_equal(errno, EAGAIN);
 	for (i = 0; i < sizeof(frame); i++)
 		frame[i] = (uint8_t)(0xff - i);
 	rte_pktmbuf_reset(m);
@@ -194,6 +198,49 @@ test_frames_both_ways_with_rte_vhost_net(void **state)
 	vuf_mem_destroy(mem);
 }
 
+/*
+ * A device played by the test, straight on the split ring's layout (virtio
+ * 1.x, 2.7): what the frontend must cope with whoever the backend is.
+ */
+struct ring_desc {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t flags, next;
+};
+
+static uint16_t *
+used_idx(struct vuf_vq *vq)
+{
+	return (uint16_t *)vq->used + 1;
+}
+
+static uint32_t *
+used_elem(struct vuf_vq *vq, uint16_t pos)
+{
+	return (uint32_t *)((uint16_t *)vq->used + 2) + 2 * (pos & (vq->size - 1));
+}
+
+/* Return chain @p id with @p len bytes written. */
+static void
+dev_use(struct vuf_vq *vq, uint32_t id, uint32_t len)
+{
+	uint16_t idx = *used_idx(vq);
+
+	used_elem(vq, idx)[0] = id;
+	used_elem(vq, idx)[1] = len;
+	__atomic_store_n(used_idx(vq), (uint16_t)(idx + 1), __ATOMIC_RELEASE);
+}
+
+/* Change the element the frontend has not yet taken. */
+static void
+dev_rewrite_last(struct vuf_vq *vq, uint32_t id, uint32_t len)
+{
+	uint16_t idx = (uint16_t)(*used_idx(vq) - 1);
+
+	used_elem(vq, idx)[0] = id;
+	used_elem(vq, idx)[1] = len;
+}
+
 static void
 test_frontend_refuses_bad_buffers_and_full_rings(void **state)
 {
@@ -203,7 +250,6 @@ test_frontend_refuses_bad_buffers_and_full_rings(void **state)
 	uint8_t *p, outside[16];
 	void *cookie;
 	uint32_t len;
-	unsigned int i;
 
 	(void)state;
 	assert_non_null(mem);
@@ -228,20 +274,96 @@ test_frontend_refuses_bad_buffers_and_full_rings(void **state)
 		assert_int_equal(vuf_vq_add(&vq, three, 1, three + 1, 2, p), 0);
 		assert_int_equal(vuf_vq_add(&vq, three, 2, NULL, 0, p), -ENOSPC);
 	}
-	/* nothing used yet; a used id that is no chain head in flight is refused */
+	/* a used element the frontend never made available is refused, and stays unconsumed */
 	assert_int_equal(vuf_vq_get_used(&vq, &cookie, &len), 0);
-	for (i = 0; i < 1; i++) {
-		uint16_t *used = (uint16_t *)vq.used;
-		uint32_t *elem = (uint32_t *)(used + 2);
-
-		elem[0] = 2; /* the third descriptor of the chain, not its head */
-		elem[1] = 0;
-		__atomic_store_n(&used[1], 1, __ATOMIC_RELEASE);
-	}
+	dev_use(&vq, 2, 0); /* the third descriptor of the chain, not its head */
+	assert_int_equal(vuf_vq_get_used(&vq, &cookie, &len), -EPROTO);
+	dev_rewrite_last(&vq, 4, 0); /* beyond the ring */
+	assert_int_equal(vuf_vq_get_used(&vq, &cookie, &len), -EPROTO);
+	dev_rewrite_last(&vq, 0, 17); /* more than the chain's 16 writable bytes */
+	assert_int_equal(vuf_vq_get_used(&vq, &cookie, &len), -EPROTO);
+	dev_rewrite_last(&vq, 0, 16); /* now right: taken */
+	assert_int_equal(vuf_vq_get_used(&vq, &cookie, &len), 1);
+	assert_ptr_equal(cookie, p);
+	assert_int_equal(len, 16);
+	/* the same head again, no longer in flight */
+	dev_use(&vq, 0, 0);
 	assert_int_equal(vuf_vq_get_used(&vq, &cookie, &len), -EPROTO);
 	vuf_vq_fini(&vq);
 	vuf_mem_destroy(mem);
 	vuf_mem_destroy(other);
+}
+
+/*
+ * Chains of 1 to 4 descriptors through a 4-entry ring, well past the
+ * 16-bit index wrap: each is made available with the right descriptors
+ * (addresses, lengths, flags, links), used by the test's device in an
+ * order of its own, and returned with its cookie and length; a full ring
+ * refuses more until something is used.
+ */
+static void
+test_chains_round_trip_past_index_wraparound(void **state)
+{
+	struct vuf_mem *mem = vuf_mem_create(1 << 20, 0x40000000);
+	const struct ring_desc *desc;
+	struct vuf_vq vq;
+	uint8_t *buf;
+	uint32_t cycle, len, k, added = 0;
+	void *cookie;
+
+	(void)state;
+	assert_non_null(mem);
+	assert_int_equal(vuf_vq_init(&vq, mem, 5, 4), 0);
+	desc = (const struct ring_desc *)vq.desc;
+	buf = vuf_mem_alloc(mem, 4 * 64, 64);
+	assert_non_null(buf);
+	for (cycle = 0; cycle < 70000; cycle++) {
+		unsigned int n = 1 + cycle % 4, n_out = n > 1 ? 1 : 1 - (cycle & 1);
+		struct vuf_buf b[4];
+		uint16_t avail_pos = vq.avail_idx, head, d;
+		const uint16_t *avail_ring = (const uint16_t *)vq.avail + 2;
+
+		for (k = 0; k < n; k++)
+			b[k] = (struct vuf_buf){ buf + 64 * k, 8 + k };
+		assert_int_equal(vuf_vq_add(&vq, b, n_out, b + n_out, n - n_out,
+					    (void *)(uintptr_t)(cycle + 1)), 0);
+		added++;
+		if (n == 4 || (cycle % 7) == 0) {
+			struct vuf_buf one = { buf, 1 };
+
+			/* n == 4 takes every descriptor; otherwise fill it up */
+			for (; vq.num_free > 0; added++)
+				assert_int_equal(vuf_vq_add(&vq, &one, 1, NULL, 0, NULL), 0);
+			assert_int_equal(vuf_vq_add(&vq, &one, 1, NULL, 0, NULL), -ENOSPC);
+		}
+		assert_int_equal(*((const uint16_t *)vq.avail + 1), vq.avail_idx);
+		head = avail_ring[avail_pos & 3];
+		for (k = 0, d = head; k < n; k++) {
+			assert_int_equal(desc[d].addr, vuf_mem_gpa(mem, buf + 64 * k));
+			assert_int_equal(desc[d].len, 8 + k);
+			assert_int_equal(!!(desc[d].flags & 2), k >= n_out);
+			assert_int_equal(!!(desc[d].flags & 1), k + 1 < n);
+			d = desc[d].next;
+		}
+		/* the device uses the chain, then whatever filled the ring */
+		len = n > n_out ? 8 + n_out : 0;
+		dev_use(&vq, head, len);
+		while ((uint16_t)(avail_pos + 1) != vq.avail_idx) {
+			avail_pos++;
+			dev_use(&vq, avail_ring[avail_pos & 3], 0);
+		}
+		assert_int_equal(vuf_vq_get_used(&vq, &cookie, &k), 1);
+		assert_ptr_equal(cookie, (void *)(uintptr_t)(cycle + 1));
+		assert_int_equal(k, len);
+		while (vuf_vq_in_flight(&vq) > 0)
+			assert_int_equal(vuf_vq_get_used(&vq, &cookie, &k), 1);
+		assert_int_equal(vq.num_free, 4);
+	}
+	/* the 16-bit indices wrapped: more chains than 65536 went through */
+	assert_true(added > 65536);
+	assert_int_equal((uint16_t)added, vq.avail_idx);
+	vuf_vq_fini(&vq);
+	vuf_mem_destroy(mem);
 }
 
 int
@@ -250,6 +372,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frames_both_ways_with_rte_vhost_net),
 		cmocka_unit_test(test_frontend_refuses_bad_buffers_and_full_rings),
+		cmocka_unit_test(test_chains_round_trip_past_index_wraparound),
 	};
 
 	return cmocka_run_group_tests_name("vufront", tests, backend_up, backend_down);
