@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/*
+ * lib/vrdma's device contract over vhost-user, driven by lib/vufront as the
+ * guest: the configuration checks (RoCE bit, control class, the 256-ring
+ * ceiling), the exact features offered (RoCE on a configurable bit, never
+ * an upstream USO bit, no EVENT_IDX), GET_CONFIG with max_rdma_qps/cqs and
+ * its refusals, SET_FEATURES refusing RoCE without the control queue, and
+ * ring readiness followed from vring_state_changed.
+ */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <rte_cycles.h>
+
+#include "test_eal.h"
+#include "vrdma.h"
+#include "vuf.h"
+
+#define TIMEOUT_MS 5000
+#define F_MTU 3
+#define F_MAC 5
+#define F_STATUS 16
+#define F_CTRL_VQ 17
+#define F_INDIRECT 28
+#define F_EVENT_IDX 29
+#define F_VERSION_1 32
+#define F_GUEST_USO4 54
+#define F_HOST_USO 56
+
+static char sock_dir[64];
+
+static int
+group_up(void **state)
+{
+	if (test_eal_setup(state) < 0)
+		return -1;
+	snprintf(sock_dir, sizeof(sock_dir), "/tmp/vrdma-test-XXXXXX");
+	return mkdtemp(sock_dir) == NULL ? -1 : 0;
+}
+
+static int
+group_down(void **state)
+{
+	rmdir(sock_dir);
+	return test_eal_teardown(state);
+}
+
+static void
+sock_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", sock_dir, name);
+}
+
+/* Wait until @p pred holds for @p dev's info, or 2 s. */
+static bool
+wait_info(struct vrdma_dev *dev, bool (*pred)(const struct vrdma_dev_info *, const void *),
+	  const void *arg, struct vrdma_dev_info *info)
+{
+	uint64_t end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+
+	do {
+		vrdma_dev_info_get(dev, info);
+		if (pred(info, arg))
+			return true;
+		rte_delay_us_sleep(1000);
+	} while (rte_get_timer_cycles() < end);
+	return false;
+}
+
+static bool
+has_vid(const struct vrdma_dev_info *i, const void *arg)
+{
+	(void)arg;
+	return i->vid >= 0;
+}
+
+static bool
+no_vid(const struct vrdma_dev_info *i, const void *arg)
+{
+	(void)arg;
+	return i->vid < 0;
+}
+
+static bool
+ring_is(const struct vrdma_dev_info *i, const void *arg)
+{
+	const int *want = arg; /* ring, ready */
+
+	return !!(i->ready[want[0] / 64] & (1ull << (want[0] % 64))) == !!want[1];
+}
+
+static void
+test_conf_checked(void **state)
+{
+	struct vrdma_conf conf;
+	char err[128];
+
+	(void)state;
+	vrdma_conf_init(&conf, "/x.sock");
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), 0);
+	assert_int_equal(conf.roce_bit, 55);
+	assert_int_equal(conf.ctrl_class, 6);
+	/* transport bits, a bit the device already offers, past 63 */
+	conf.roce_bit = 30;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a device feature bit"));
+	conf.roce_bit = 24;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	conf.roce_bit = F_MAC;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "already a virtio-net feature"));
+	conf.roce_bit = 64;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	conf.roce_bit = 41;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), 0);
+	/* virtio-net's own control classes are not RoCE's */
+	conf.ctrl_class = 5;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	conf.ctrl_class = 6;
+	/* 3 + CQs + 2 x QPs rings within 256: 3 + 1 + 252, then 3 + 1 + 254 */
+	conf.max_cqs = 1;
+	conf.max_qps = 126;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), 0);
+	conf.max_qps = 127;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "258 rings"));
+	conf.max_qps = 0;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	conf.max_qps = 16;
+	conf.mtu = 67;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	/* and creation refuses what the check refuses */
+	conf.mtu = 1500;
+	conf.roce_bit = 30;
+	assert_null(vrdma_dev_create(&conf));
+	/* the queue map: CQs after the control queue, then SQ/RQ pairs */
+	assert_int_equal(vrdma_cq_ring(0), 3);
+	assert_int_equal(vrdma_sq_ring(64, 0), 67);
+	assert_int_equal(vrdma_rq_ring(64, 0), 68);
+	assert_int_equal(vrdma_sq_ring(64, 63), 193);
+}
+
+static void
+test_features_and_config(void **state)
+{
+	uint64_t want = (1ull << F_MTU) | (1ull << F_MAC) | (1ull << F_STATUS) |
+		(1ull << F_CTRL_VQ) | (1ull << F_INDIRECT) | (1ull << VUF_F_PROTOCOL_FEATURES) |
+		(1ull << F_VERSION_1) | (1ull << 55);
+	struct vrdma_dev_info info;
+	struct vrdma_conf conf;
+	struct vrdma_dev *dev;
+	struct vuf_conn *c;
+	uint8_t cfg[32], tail[16], zero[16] = { 0 };
+	uint64_t f, pf;
+	char path[128];
+	uint32_t v32;
+	uint16_t v16;
+	int vid;
+
+	(void)state;
+	sock_path(path, sizeof(path), "dev.sock");
+	vrdma_conf_init(&conf, path);
+	conf.max_qps = 40;
+	conf.max_cqs = 24;
+	conf.mtu = 4000;
+	dev = vrdma_dev_create(&conf);
+	assert_non_null(dev);
+	assert_true(vrdma_dev_features(dev) == want);
+	c = vuf_connect(path, TIMEOUT_MS);
+	assert_non_null(c);
+	assert_true(wait_info(dev, has_vid, NULL, &info));
+	vid = info.vid;
+	assert_int_equal(info.connections, 1);
+
+	/* exactly the device's features: RoCE on 55, no USO neighbours, no EVENT_IDX */
+	assert_int_equal(vuf_get_features(c, &f), 0);
+	assert_true(f == want);
+	assert_false(f & (1ull << F_GUEST_USO4));
+	assert_false(f & (1ull << F_HOST_USO));
+	assert_false(f & (1ull << F_EVENT_IDX));
+	assert_int_equal(vuf_get_protocol_features(c, &pf), 0);
+	assert_true(pf & (1ull << VUF_PROTOCOL_F_CONFIG));
+	assert_true(pf & (1ull << VUF_PROTOCOL_F_REPLY_ACK));
+	assert_int_equal(vuf_set_protocol_features(c, (1ull << VUF_PROTOCOL_F_CONFIG) |
+						   (1ull << VUF_PROTOCOL_F_REPLY_ACK)), 0);
+
+	/* virtio_net_config, then max_rdma_qps at 24 and max_rdma_cqs at 28 */
+	assert_int_equal(vuf_get_config(c, 0, cfg, sizeof(cfg)), 0);
+	assert_memory_equal(cfg, conf.mac.addr_bytes, 6);
+	memcpy(&v16, cfg + 6, 2);
+	assert_int_equal(v16, 1); /* link up */
+	memcpy(&v16, cfg + 10, 2);
+	assert_int_equal(v16, 4000);
+	memcpy(&v32, cfg + 24, 4);
+	assert_int_equal(v32, 40);
+	memcpy(&v32, cfg + 28, 4);
+	assert_int_equal(v32, 24);
+	/* a read at an offset, and past the defined fields (zeros) */
+	assert_int_equal(vuf_get_config(c, 28, &v32, 4), 0);
+	assert_int_equal(v32, 24);
+	memset(tail, 0xee, sizeof(tail));
+	assert_int_equal(vuf_get_config(c, 32, tail, sizeof(tail)), 0);
+	assert_memory_equal(tail, zero, sizeof(tail));
+	vrdma_dev_info_get(dev, &info);
+	assert_int_equal(info.config_reads, 3);
+	assert_int_equal(info.config_refused, 0);
+
+	/* a read past the 256-byte region: an empty reply, the connection kept */
+	assert_int_equal(vuf_get_config(c, 250, tail, sizeof(tail)), -EPROTO);
+	rte_delay_us_sleep(100 * 1000);
+	vrdma_dev_info_get(dev, &info);
+	assert_int_equal(info.config_refused, 1);
+	assert_int_equal(info.config_reads, 3);
+	assert_int_equal(info.vid, vid);
+	vuf_close(c);
+	assert_true(wait_info(dev, no_vid, NULL, &info));
+	vrdma_dev_destroy(dev);
+	unlink(path);
+}
+
+static void
+test_features_negotiated(void **state)
+{
+	uint64_t base = (1ull << F_VERSION_1) | (1ull << VUF_F_PROTOCOL_FEATURES);
+	struct vrdma_dev_info info;
+	struct vrdma_conf conf;
+	struct vrdma_dev *dev;
+	struct vuf_conn *c;
+	char path[128];
+	uint64_t f;
+
+	(void)state;
+	sock_path(path, sizeof(path), "bit60.sock");
+	vrdma_conf_init(&conf, path);
+	conf.roce_bit = 60;
+	conf.ctrl_class = 200;
+	dev = vrdma_dev_create(&conf);
+	assert_non_null(dev);
+	c = vuf_connect(path, TIMEOUT_MS);
+	assert_non_null(c);
+	assert_true(wait_info(dev, has_vid, NULL, &info));
+	/* the configured bit, and 55 not offered at all */
+	assert_int_equal(vuf_get_features(c, &f), 0);
+	assert_true(f & (1ull << 60));
+	assert_false(f & (1ull << 55));
+	assert_int_equal(vuf_set_protocol_features(c, 1ull << VUF_PROTOCOL_F_REPLY_ACK), 0);
+	assert_int_equal(vuf_set_owner(c), 0);
+	/* RoCE without the control queue: refused with an error ack, nothing applied */
+	assert_int_equal(vuf_set_features(c, base | (1ull << 60)), -EIO);
+	vrdma_dev_info_get(dev, &info);
+	assert_int_equal(info.features_refused, 1);
+	assert_false(info.roce);
+	assert_true(info.features == 0);
+	/* with it: RoCE negotiated */
+	f = base | (1ull << F_CTRL_VQ) | (1ull << 60);
+	assert_int_equal(vuf_set_features(c, f), 0);
+	vrdma_dev_info_get(dev, &info);
+	assert_true(info.roce);
+	assert_true(info.features == f);
+	vuf_close(c);
+	assert_true(wait_info(dev, no_vid, NULL, &info));
+	vrdma_dev_destroy(dev);
+	unlink(path);
+}
+
+static void
+test_ring_readiness(void **state)
+{
+	uint64_t f = (1ull << F_VERSION_1) | (1ull << VUF_F_PROTOCOL_FEATURES) |
+		(1ull << F_CTRL_VQ) | (1ull << 55);
+	struct vrdma_dev_info info;
+	struct vrdma_conf conf;
+	struct vrdma_dev *dev;
+	struct vuf_vq ctrl, cq0;
+	struct vuf_mem *mem;
+	struct vuf_conn *c;
+	int ctrl_up[2] = { 2, 1 }, ctrl_down[2] = { 2, 0 }, cq_up[2] = { 3, 1 };
+	char path[128];
+
+	(void)state;
+	sock_path(path, sizeof(path), "rings.sock");
+	vrdma_conf_init(&conf, path);
+	dev = vrdma_dev_create(&conf);
+	assert_non_null(dev);
+	mem = vuf_mem_create(1 << 20, 0x100000);
+	assert_non_null(mem);
+	c = vuf_connect(path, TIMEOUT_MS);
+	assert_non_null(c);
+	assert_int_equal(vuf_set_protocol_features(c, 1ull << VUF_PROTOCOL_F_REPLY_ACK), 0);
+	assert_int_equal(vuf_set_owner(c), 0);
+	assert_int_equal(vuf_set_features(c, f), 0);
+	assert_int_equal(vuf_set_mem_table(c, mem), 0);
+	/* only the control queue and CQ 0 come up: the device sees each ring */
+	assert_int_equal(vuf_vq_init(&ctrl, mem, 2, 64), 0);
+	assert_int_equal(vuf_vq_start(c, &ctrl, true), 0);
+	assert_true(wait_info(dev, ring_is, ctrl_up, &info));
+	assert_false(info.ready[0] & 1); /* net rx never set up */
+	assert_int_equal(vuf_vq_init(&cq0, mem, vrdma_cq_ring(0), 64), 0);
+	assert_int_equal(vuf_vq_start(c, &cq0, true), 0);
+	assert_true(wait_info(dev, ring_is, cq_up, &info));
+	assert_true(info.roce);
+	/* disabling a ring takes it back */
+	assert_int_equal(vuf_set_vring_enable(c, 2, false), 0);
+	assert_true(wait_info(dev, ring_is, ctrl_down, &info));
+	assert_true(info.ready[0] & (1ull << 3));
+	vuf_close(c);
+	assert_true(wait_info(dev, no_vid, NULL, &info));
+	assert_true(info.ready[0] == 0);
+	vuf_vq_fini(&ctrl);
+	vuf_vq_fini(&cq0);
+	vuf_mem_destroy(mem);
+	vrdma_dev_destroy(dev);
+	unlink(path);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conf_checked),
+		cmocka_unit_test(test_features_and_config),
+		cmocka_unit_test(test_features_negotiated),
+		cmocka_unit_test(test_ring_readiness),
+	};
+
+	return cmocka_run_group_tests_name("vrdma_dev", tests, group_up, group_down);
+}
