@@ -16,6 +16,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_ether.h>
@@ -44,14 +45,28 @@ struct vrdma_conf {
 	struct rte_ether_addr mac; /**< virtio-net mac (VIRTIO_NET_F_MAC) */
 };
 
-/** Defaults: RFC bit and class, 16 QPs, 16 CQs, MTU 1500, a locally administered MAC. */
+/**
+ * Fill @p conf with the defaults: RFC bit and class, 16 QPs, 16 CQs, MTU
+ * 1500, a locally administered MAC.
+ * @param conf
+ *   Configuration to fill.
+ * @param path
+ *   Socket path, kept by reference until vrdma_dev_create() copies it.
+ */
 void vrdma_conf_init(struct vrdma_conf *conf, const char *path);
 
 /**
- * Check @p conf: the RoCE bit must be a device-specific bit not otherwise
- * offered (0-23 or 41-63), the class not one of virtio-net's own (0-5), and
+ * Check a configuration. The RoCE bit must be a device bit (not 24-41)
+ * that virtio-net does not assign (55, the RFC's, excepted: see
+ * doc/vrdma.md); the class not one of virtio-net's own (0-5); and
  * 3 + max_cqs + 2 * max_qps rings must fit vhost-user's 256.
- * @return 0, or -EINVAL with the reason in @p err.
+ * @param conf
+ *   Configuration to check.
+ * @param err
+ *   Receives the reason of a refusal.
+ * @param errlen
+ *   Size of @p err.
+ * @return 0, or -EINVAL.
  */
 int vrdma_conf_check(const struct vrdma_conf *conf, char *err, size_t errlen);
 
@@ -60,15 +75,26 @@ struct vrdma_dev;
 
 /**
  * Register the socket and start listening. Needs EAL.
- * @return NULL with rte_errno set (EINVAL: see vrdma_conf_check(); others
- *   from rte_vhost).
+ * @param conf
+ *   Device configuration (copied).
+ * @return The device, or NULL with rte_errno set: EINVAL (see
+ *   vrdma_conf_check()), ENOMEM, or EIO when rte_vhost refuses the socket.
  */
 struct vrdma_dev *vrdma_dev_create(const struct vrdma_conf *conf);
 
-/** Stop listening, drop the connection, free the device (NULL is ignored). */
+/**
+ * Stop listening, drop the connection, free the device (NULL is ignored).
+ * Never call it from an rte_vhost callback: it waits for them to finish.
+ * @param dev
+ *   Device to destroy.
+ */
 void vrdma_dev_destroy(struct vrdma_dev *dev);
 
-/** Features offered to the frontend. */
+/**
+ * @param dev
+ *   A device.
+ * @return The features offered to the frontend.
+ */
 uint64_t vrdma_dev_features(const struct vrdma_dev *dev);
 
 /** A snapshot of a device's state and counters. */
@@ -84,24 +110,46 @@ struct vrdma_dev_info {
 	uint64_t ring_changes;    /**< ring readiness changes */
 };
 
-/** Fill @p info. */
+/**
+ * Take a consistent snapshot of a device's state.
+ * @param dev
+ *   A device.
+ * @param info
+ *   Filled on return.
+ */
 void vrdma_dev_info_get(struct vrdma_dev *dev, struct vrdma_dev_info *info);
 
-/** Ring index of completion queue @p cq. */
+/**
+ * @param cq
+ *   Completion queue number.
+ * @return Its ring index.
+ */
 static inline uint32_t
 vrdma_cq_ring(uint32_t cq)
 {
 	return VRDMA_FIRST_CQ_RING + cq;
 }
 
-/** Ring index of the send queue of QP slot @p qp on a device with @p max_cqs. */
+/**
+ * @param max_cqs
+ *   The device's max_rdma_cqs.
+ * @param qp
+ *   QP slot.
+ * @return The ring index of the slot's send queue.
+ */
 static inline uint32_t
 vrdma_sq_ring(uint32_t max_cqs, uint32_t qp)
 {
 	return VRDMA_FIRST_CQ_RING + max_cqs + 2 * qp;
 }
 
-/** Ring index of the receive queue of QP slot @p qp. */
+/**
+ * @param max_cqs
+ *   The device's max_rdma_cqs.
+ * @param qp
+ *   QP slot.
+ * @return The ring index of the slot's receive queue.
+ */
 static inline uint32_t
 vrdma_rq_ring(uint32_t max_cqs, uint32_t qp)
 {

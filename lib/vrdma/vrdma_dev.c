@@ -20,7 +20,7 @@
 #include "vrdma.h"
 #include "vrdma_virtio.h"
 
-RTE_LOG_REGISTER(vrdma_logtype, lib.vrdma, NOTICE);
+RTE_LOG_REGISTER_DEFAULT(vrdma_logtype, NOTICE);
 #define VRDMA_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, vrdma_logtype, "vrdma: " fmt "\n", ##__VA_ARGS__)
 
@@ -73,12 +73,13 @@ vrdma_conf_check(const struct vrdma_conf *conf, char *err, size_t errlen)
 	}
 	if (conf->roce_bit > 63 ||
 	    (conf->roce_bit >= VRDMA_V_TRANSPORT_F_START && conf->roce_bit <= VRDMA_V_TRANSPORT_F_END)) {
-		snprintf(err, errlen, "RoCE feature bit %u: not a device feature bit (0-23, 41-63)",
+		snprintf(err, errlen, "RoCE feature bit %u: not a device feature bit (0-23, 42-63)",
 			 conf->roce_bit);
 		return -EINVAL;
 	}
-	if (net_features() & (1ull << conf->roce_bit)) {
-		snprintf(err, errlen, "RoCE feature bit %u is already a virtio-net feature offered",
+	if (conf->roce_bit != VRDMA_ROCE_BIT_RFC &&
+	    ((VRDMA_NET_F_ASSIGNED) & (1ull << conf->roce_bit))) {
+		snprintf(err, errlen, "RoCE feature bit %u is already a virtio-net feature",
 			 conf->roce_bit);
 		return -EINVAL;
 	}
@@ -104,6 +105,13 @@ vrdma_conf_check(const struct vrdma_conf *conf, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The device is still valid once the list lock is dropped: every caller is
+ * an rte_vhost callback, all run on rte_vhost's socket thread, and
+ * rte_vhost_driver_unregister() in vrdma_dev_destroy() waits until no
+ * callback of the socket is running. (So destroy must never be called
+ * from a callback.)
+ */
 static struct vrdma_dev *
 dev_of_vid(int vid)
 {
@@ -129,10 +137,14 @@ dev_of_vid(int vid)
 static enum rte_vhost_msg_result
 get_config(struct vrdma_dev *d, struct vrdma_vu_msg *msg)
 {
-	uint32_t off = msg->payload.cfg.offset, len = msg->payload.cfg.size;
 	const uint8_t *src = (const uint8_t *)&d->config;
-	uint32_t i;
+	uint32_t off = 0, len = 0, i;
 
+	/* the fields exist only if the frontend sent them */
+	if (msg->size >= VRDMA_VU_CONFIG_HDR) {
+		off = msg->payload.cfg.offset;
+		len = msg->payload.cfg.size;
+	}
 	pthread_mutex_lock(&d->lock);
 	if (msg->size < VRDMA_VU_CONFIG_HDR || len > VRDMA_VU_CONFIG_MAX ||
 	    msg->size != VRDMA_VU_CONFIG_HDR + len || off > VRDMA_VU_CONFIG_MAX - len) {
@@ -141,7 +153,9 @@ get_config(struct vrdma_dev *d, struct vrdma_vu_msg *msg)
 		VRDMA_LOG(WARNING, "%s: GET_CONFIG refused (size %u, offset %u, length %u)",
 			  d->path, msg->size, off, len);
 		msg->size = VRDMA_VU_CONFIG_HDR;
+		msg->payload.cfg.offset = 0;
 		msg->payload.cfg.size = 0;
+		msg->payload.cfg.flags = 0;
 		return RTE_VHOST_MSG_RESULT_REPLY;
 	}
 	d->info.config_reads++;
@@ -375,7 +389,10 @@ vrdma_dev_destroy(struct vrdma_dev *dev)
 {
 	if (dev == NULL)
 		return;
-	/* closes the connection: destroy_connection runs before this returns */
+	/*
+	 * Closes the connection (without a destroy_connection callback) and
+	 * returns once no callback of this socket is running.
+	 */
 	rte_vhost_driver_unregister(dev->path);
 	pthread_mutex_lock(&devs_lock);
 	TAILQ_REMOVE(&devs, dev, next);

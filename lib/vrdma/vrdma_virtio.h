@@ -11,7 +11,11 @@
  * taken from linux/virtio_net.h, whose bit 55 and class 6 mean other things.
  */
 
+#include <assert.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include <rte_common.h>
 
 #define VRDMA_NET_F_MTU 3
 #define VRDMA_NET_F_MAC 5
@@ -21,9 +25,18 @@
 #define VRDMA_VU_F_PROTOCOL_FEATURES 30
 #define VRDMA_V_F_VERSION_1 32
 
-/* Feature bits 24-40 belong to the transport: a device bit lies outside. */
+/* Feature bits 24-41 belong to the transport (virtio 1.3): a device bit lies outside. */
 #define VRDMA_V_TRANSPORT_F_START 24
-#define VRDMA_V_TRANSPORT_F_END 40
+#define VRDMA_V_TRANSPORT_F_END 41
+
+/*
+ * virtio-net bits assigned upstream (virtio 1.3, Linux uapi): 0-3, 5-23,
+ * DEVICE_STATS 50, VQ_NOTF_COAL 52, NOTF_COAL 53, GUEST_USO4 54, GUEST_USO6
+ * 55, HOST_USO 56, HASH_REPORT 57, GUEST_HDRLEN 59, RSS 60, RSC_EXT 61,
+ * STANDBY 62, SPEED_DUPLEX 63. 55 stays allowed as the RFC's RoCE bit.
+ */
+#define VRDMA_NET_F_ASSIGNED (0xffffffull & ~(1ull << 4)) | \
+	(1ull << 50) | (0x3full << 52) | (0x1full << 59)
 
 #define VRDMA_NET_S_LINK_UP 1
 
@@ -43,7 +56,10 @@ struct vrdma_net_config {
 	uint32_t supported_hash_types;
 	uint32_t max_rdma_qps;
 	uint32_t max_rdma_cqs;
-} __attribute__((packed));
+} __rte_packed;
+
+static_assert(sizeof(struct vrdma_net_config) == 32, "virtio_net_config + RoCE: 32 bytes");
+static_assert(offsetof(struct vrdma_net_config, max_rdma_qps) == 24, "max_rdma_qps at 24");
 
 /* vhost-user requests handled ahead of rte_vhost */
 #define VRDMA_VU_SET_FEATURES 2
@@ -63,9 +79,9 @@ struct vrdma_vu_msg {
 			uint32_t size;
 			uint32_t flags;
 			uint8_t region[VRDMA_VU_CONFIG_MAX];
-		} __attribute__((packed)) cfg;
+		} __rte_packed cfg;
 	} payload;
-} __attribute__((packed));
+} __rte_packed;
 
 #define VRDMA_VU_CONFIG_HDR 12u
 

@@ -21,7 +21,9 @@
 
 #include <cmocka.h>
 
+#include <rte_byteorder.h>
 #include <rte_cycles.h>
+#include <rte_vhost.h>
 
 #include "test_eal.h"
 #include "vrdma.h"
@@ -62,12 +64,12 @@ sock_path(char *buf, size_t len, const char *name)
 	snprintf(buf, len, "%s/%s", sock_dir, name);
 }
 
-/* Wait until @p pred holds for @p dev's info, or 2 s. */
+/* Wait until @p pred holds for @p dev's info, or TIMEOUT_MS. */
 static bool
 wait_info(struct vrdma_dev *dev, bool (*pred)(const struct vrdma_dev_info *, const void *),
 	  const void *arg, struct vrdma_dev_info *info)
 {
-	uint64_t end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+	uint64_t end = rte_get_timer_cycles() + TIMEOUT_MS * rte_get_timer_hz() / 1000;
 
 	do {
 		vrdma_dev_info_get(dev, info);
@@ -122,8 +124,21 @@ test_conf_checked(void **state)
 	assert_non_null(strstr(err, "already a virtio-net feature"));
 	conf.roce_bit = 64;
 	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
-	conf.roce_bit = 41;
+	conf.roce_bit = 41; /* virtio 1.3's last transport bit */
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	/* bits virtio-net assigns upstream: RSS 60, HOST_USO 56, HASH_REPORT 57, NOTF_COAL 53 */
+	for (unsigned int b = 53; b <= 60; b++) {
+		if (b == 55 || b == 58)
+			continue;
+		conf.roce_bit = b;
+		assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "already a virtio-net feature"));
+	}
+	conf.roce_bit = 58; /* unassigned */
 	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), 0);
+	conf.roce_bit = 4;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), 0);
+	conf.roce_bit = 55;
 	/* virtio-net's own control classes are not RoCE's */
 	conf.ctrl_class = 5;
 	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
@@ -165,7 +180,6 @@ test_features_and_config(void **state)
 	uint64_t f, pf;
 	char path[128];
 	uint32_t v32;
-	uint16_t v16;
 	int vid;
 
 	(void)state;
@@ -195,20 +209,22 @@ test_features_and_config(void **state)
 	assert_int_equal(vuf_set_protocol_features(c, (1ull << VUF_PROTOCOL_F_CONFIG) |
 						   (1ull << VUF_PROTOCOL_F_REPLY_ACK)), 0);
 
-	/* virtio_net_config, then max_rdma_qps at 24 and max_rdma_cqs at 28 */
+	/*
+	 * virtio_net_config byte for byte (little-endian): mac, status LINK_UP,
+	 * max_virtqueue_pairs 1, mtu 4000 (0x0fa0), speed and duplex unknown,
+	 * RSS fields 0; then max_rdma_qps 40 at 24 and max_rdma_cqs 24 at 28.
+	 */
+	static const uint8_t want_cfg[32] = {
+		0x02, 0x56, 0x52, 0x44, 0x4d, 0x41, 0x01, 0x00,
+		0x01, 0x00, 0xa0, 0x0f, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		40, 0, 0, 0, 24, 0, 0, 0,
+	};
 	assert_int_equal(vuf_get_config(c, 0, cfg, sizeof(cfg)), 0);
-	assert_memory_equal(cfg, conf.mac.addr_bytes, 6);
-	memcpy(&v16, cfg + 6, 2);
-	assert_int_equal(v16, 1); /* link up */
-	memcpy(&v16, cfg + 10, 2);
-	assert_int_equal(v16, 4000);
-	memcpy(&v32, cfg + 24, 4);
-	assert_int_equal(v32, 40);
-	memcpy(&v32, cfg + 28, 4);
-	assert_int_equal(v32, 24);
+	assert_memory_equal(cfg, want_cfg, sizeof(cfg));
 	/* a read at an offset, and past the defined fields (zeros) */
 	assert_int_equal(vuf_get_config(c, 28, &v32, 4), 0);
-	assert_int_equal(v32, 24);
+	assert_int_equal(rte_le_to_cpu_32(v32), 24);
 	memset(tail, 0xee, sizeof(tail));
 	assert_int_equal(vuf_get_config(c, 32, tail, sizeof(tail)), 0);
 	assert_memory_equal(tail, zero, sizeof(tail));
@@ -216,13 +232,33 @@ test_features_and_config(void **state)
 	assert_int_equal(info.config_reads, 3);
 	assert_int_equal(info.config_refused, 0);
 
-	/* a read past the 256-byte region: an empty reply, the connection kept */
-	assert_int_equal(vuf_get_config(c, 250, tail, sizeof(tail)), -EPROTO);
-	rte_delay_us_sleep(100 * 1000);
+	/*
+	 * Malformed reads get a reply of the 12-byte header alone (length 0)
+	 * and the connection goes on: past the 256-byte region, a length that
+	 * disagrees with the payload, a length over 256, a payload shorter
+	 * than the header.
+	 */
+	struct { uint32_t offset, size, flags; uint8_t region[256]; } req, rep;
+	const struct { uint32_t off, len, plen; } bad[] = {
+		{ 250, 16, 12 + 16 }, { 8, 256, 12 + 256 },
+		{ 0, 4, 12 + 8 }, { 0, 0xffffffffu, 12 }, { 0, 0, 8 },
+	};
+	for (unsigned int i = 0; i < RTE_DIM(bad); i++) {
+		memset(&req, 0, sizeof(req));
+		req.offset = bad[i].off;
+		req.size = bad[i].len;
+		memset(&rep, 0xee, sizeof(rep));
+		assert_int_equal(vuf_call(c, VUF_GET_CONFIG, &req, bad[i].plen, &rep, 12), 0);
+		assert_int_equal(rep.size, 0);
+		vrdma_dev_info_get(dev, &info);
+		assert_int_equal(info.config_refused, i + 1);
+	}
+	assert_int_equal(vuf_get_config(c, 24, &v32, 4), 0);
+	assert_int_equal(rte_le_to_cpu_32(v32), 40);
 	vrdma_dev_info_get(dev, &info);
-	assert_int_equal(info.config_refused, 1);
-	assert_int_equal(info.config_reads, 3);
+	assert_int_equal(info.config_reads, 4);
 	assert_int_equal(info.vid, vid);
+	assert_int_equal(info.connections, 1);
 	vuf_close(c);
 	assert_true(wait_info(dev, no_vid, NULL, &info));
 	vrdma_dev_destroy(dev);
@@ -241,9 +277,9 @@ test_features_negotiated(void **state)
 	uint64_t f;
 
 	(void)state;
-	sock_path(path, sizeof(path), "bit60.sock");
+	sock_path(path, sizeof(path), "bit58.sock");
 	vrdma_conf_init(&conf, path);
-	conf.roce_bit = 60;
+	conf.roce_bit = 58;
 	conf.ctrl_class = 200;
 	dev = vrdma_dev_create(&conf);
 	assert_non_null(dev);
@@ -252,18 +288,21 @@ test_features_negotiated(void **state)
 	assert_true(wait_info(dev, has_vid, NULL, &info));
 	/* the configured bit, and 55 not offered at all */
 	assert_int_equal(vuf_get_features(c, &f), 0);
-	assert_true(f & (1ull << 60));
+	assert_true(f & (1ull << 58));
 	assert_false(f & (1ull << 55));
 	assert_int_equal(vuf_set_protocol_features(c, 1ull << VUF_PROTOCOL_F_REPLY_ACK), 0);
 	assert_int_equal(vuf_set_owner(c), 0);
 	/* RoCE without the control queue: refused with an error ack, nothing applied */
-	assert_int_equal(vuf_set_features(c, base | (1ull << 60)), -EIO);
+	assert_int_equal(vuf_set_features(c, base | (1ull << 58)), -EIO);
 	vrdma_dev_info_get(dev, &info);
 	assert_int_equal(info.features_refused, 1);
 	assert_false(info.roce);
 	assert_true(info.features == 0);
+	/* rte_vhost never applied them either */
+	assert_int_equal(rte_vhost_get_negotiated_features(info.vid, &f), 0);
+	assert_true(f == 0);
 	/* with it: RoCE negotiated */
-	f = base | (1ull << F_CTRL_VQ) | (1ull << 60);
+	f = base | (1ull << F_CTRL_VQ) | (1ull << 58);
 	assert_int_equal(vuf_set_features(c, f), 0);
 	vrdma_dev_info_get(dev, &info);
 	assert_true(info.roce);
@@ -305,7 +344,6 @@ test_ring_readiness(void **state)
 	assert_int_equal(vuf_vq_init(&ctrl, mem, 2, 64), 0);
 	assert_int_equal(vuf_vq_start(c, &ctrl, true), 0);
 	assert_true(wait_info(dev, ring_is, ctrl_up, &info));
-	assert_false(info.ready[0] & 1); /* net rx never set up */
 	assert_int_equal(vuf_vq_init(&cq0, mem, vrdma_cq_ring(0), 64), 0);
 	assert_int_equal(vuf_vq_start(c, &cq0, true), 0);
 	assert_true(wait_info(dev, ring_is, cq_up, &info));
@@ -324,6 +362,32 @@ test_ring_readiness(void **state)
 	unlink(path);
 }
 
+/* Destroying a device with a frontend attached closes it; the frontend sees the socket go. */
+static void
+test_destroy_connected(void **state)
+{
+	struct vrdma_dev_info info;
+	struct vrdma_conf conf;
+	struct vrdma_dev *dev;
+	struct vuf_conn *c;
+	char path[128];
+	uint64_t f;
+
+	(void)state;
+	sock_path(path, sizeof(path), "live.sock");
+	vrdma_conf_init(&conf, path);
+	dev = vrdma_dev_create(&conf);
+	assert_non_null(dev);
+	c = vuf_connect(path, TIMEOUT_MS);
+	assert_non_null(c);
+	assert_true(wait_info(dev, has_vid, NULL, &info));
+	assert_int_equal(vuf_get_features(c, &f), 0);
+	vrdma_dev_destroy(dev);
+	assert_int_not_equal(vuf_get_features(c, &f), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	vuf_close(c);
+}
+
 int
 main(void)
 {
@@ -332,6 +396,7 @@ main(void)
 		cmocka_unit_test(test_features_and_config),
 		cmocka_unit_test(test_features_negotiated),
 		cmocka_unit_test(test_ring_readiness),
+		cmocka_unit_test(test_destroy_connected),
 	};
 
 	return cmocka_run_group_tests_name("vrdma_dev", tests, group_up, group_down);
