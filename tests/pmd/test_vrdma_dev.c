@@ -102,6 +102,40 @@ ring_is(const struct vrdma_dev_info *i, const void *arg)
 	return !!(i->ready[want[0] / 64] & (1ull << (want[0] % 64))) == !!want[1];
 }
 
+/* Default configuration for a socket named @p name in the test's directory. */
+static void
+conf_for(struct vrdma_conf *conf, char *path, size_t len, const char *name)
+{
+	sock_path(path, len, name);
+	vrdma_conf_init(conf, path);
+}
+
+/* Create the device and attach a frontend; @p info shows the connection. */
+static struct vrdma_dev *
+attach(const struct vrdma_conf *conf, struct vuf_conn **c, struct vrdma_dev_info *info)
+{
+	struct vrdma_dev *dev = vrdma_dev_create(conf);
+
+	assert_non_null(dev);
+	*c = vuf_connect(conf->path, TIMEOUT_MS);
+	assert_non_null(*c);
+	assert_true(wait_info(dev, has_vid, NULL, info));
+	return dev;
+}
+
+/* Close the frontend, see the device notice, destroy it. */
+static void
+detach(struct vrdma_dev *dev, struct vuf_conn *c, const char *path)
+{
+	struct vrdma_dev_info info;
+
+	vuf_close(c);
+	assert_true(wait_info(dev, no_vid, NULL, &info));
+	assert_true(info.ready[0] == 0 && info.ready[1] == 0);
+	vrdma_dev_destroy(dev);
+	unlink(path);
+}
+
 static void
 test_conf_checked(void **state)
 {
@@ -183,17 +217,12 @@ test_features_and_config(void **state)
 	int vid;
 
 	(void)state;
-	sock_path(path, sizeof(path), "dev.sock");
-	vrdma_conf_init(&conf, path);
+	conf_for(&conf, path, sizeof(path), "dev.sock");
 	conf.max_qps = 40;
 	conf.max_cqs = 24;
 	conf.mtu = 4000;
-	dev = vrdma_dev_create(&conf);
-	assert_non_null(dev);
+	dev = attach(&conf, &c, &info);
 	assert_true(vrdma_dev_features(dev) == want);
-	c = vuf_connect(path, TIMEOUT_MS);
-	assert_non_null(c);
-	assert_true(wait_info(dev, has_vid, NULL, &info));
 	vid = info.vid;
 	assert_int_equal(info.connections, 1);
 
@@ -259,10 +288,7 @@ test_features_and_config(void **state)
 	assert_int_equal(info.config_reads, 4);
 	assert_int_equal(info.vid, vid);
 	assert_int_equal(info.connections, 1);
-	vuf_close(c);
-	assert_true(wait_info(dev, no_vid, NULL, &info));
-	vrdma_dev_destroy(dev);
-	unlink(path);
+	detach(dev, c, path);
 }
 
 static void
@@ -277,15 +303,10 @@ test_features_negotiated(void **state)
 	uint64_t f;
 
 	(void)state;
-	sock_path(path, sizeof(path), "bit58.sock");
-	vrdma_conf_init(&conf, path);
+	conf_for(&conf, path, sizeof(path), "bit58.sock");
 	conf.roce_bit = 58;
 	conf.ctrl_class = 200;
-	dev = vrdma_dev_create(&conf);
-	assert_non_null(dev);
-	c = vuf_connect(path, TIMEOUT_MS);
-	assert_non_null(c);
-	assert_true(wait_info(dev, has_vid, NULL, &info));
+	dev = attach(&conf, &c, &info);
 	/* the configured bit, and 55 not offered at all */
 	assert_int_equal(vuf_get_features(c, &f), 0);
 	assert_true(f & (1ull << 58));
@@ -307,10 +328,7 @@ test_features_negotiated(void **state)
 	vrdma_dev_info_get(dev, &info);
 	assert_true(info.roce);
 	assert_true(info.features == f);
-	vuf_close(c);
-	assert_true(wait_info(dev, no_vid, NULL, &info));
-	vrdma_dev_destroy(dev);
-	unlink(path);
+	detach(dev, c, path);
 }
 
 static void
@@ -328,14 +346,10 @@ test_ring_readiness(void **state)
 	char path[128];
 
 	(void)state;
-	sock_path(path, sizeof(path), "rings.sock");
-	vrdma_conf_init(&conf, path);
-	dev = vrdma_dev_create(&conf);
-	assert_non_null(dev);
+	conf_for(&conf, path, sizeof(path), "rings.sock");
 	mem = vuf_mem_create(1 << 20, 0x100000);
 	assert_non_null(mem);
-	c = vuf_connect(path, TIMEOUT_MS);
-	assert_non_null(c);
+	dev = attach(&conf, &c, &info);
 	assert_int_equal(vuf_set_protocol_features(c, 1ull << VUF_PROTOCOL_F_REPLY_ACK), 0);
 	assert_int_equal(vuf_set_owner(c), 0);
 	assert_int_equal(vuf_set_features(c, f), 0);
@@ -352,14 +366,10 @@ test_ring_readiness(void **state)
 	assert_int_equal(vuf_set_vring_enable(c, 2, false), 0);
 	assert_true(wait_info(dev, ring_is, ctrl_down, &info));
 	assert_true(info.ready[0] & (1ull << 3));
-	vuf_close(c);
-	assert_true(wait_info(dev, no_vid, NULL, &info));
-	assert_true(info.ready[0] == 0);
+	detach(dev, c, path); /* every ring not ready once the frontend is gone */
 	vuf_vq_fini(&ctrl);
 	vuf_vq_fini(&cq0);
 	vuf_mem_destroy(mem);
-	vrdma_dev_destroy(dev);
-	unlink(path);
 }
 
 /* Destroying a device with a frontend attached closes it; the frontend sees the socket go. */
@@ -374,13 +384,8 @@ test_destroy_connected(void **state)
 	uint64_t f;
 
 	(void)state;
-	sock_path(path, sizeof(path), "live.sock");
-	vrdma_conf_init(&conf, path);
-	dev = vrdma_dev_create(&conf);
-	assert_non_null(dev);
-	c = vuf_connect(path, TIMEOUT_MS);
-	assert_non_null(c);
-	assert_true(wait_info(dev, has_vid, NULL, &info));
+	conf_for(&conf, path, sizeof(path), "live.sock");
+	dev = attach(&conf, &c, &info);
 	assert_int_equal(vuf_get_features(c, &f), 0);
 	vrdma_dev_destroy(dev);
 	assert_int_not_equal(vuf_get_features(c, &f), 0);
