@@ -134,35 +134,26 @@ dev_of_vid(int vid)
  * the header only, which a frontend rejects as a bad size: a clear error
  * that keeps the connection.
  */
+/*
+ * GET_CONFIG: the configuration space from our copy. A malformed request
+ * gets a reply with the header only, which a frontend rejects as a bad
+ * size: a clear error that keeps the connection (an error result would
+ * make rte_vhost close it).
+ */
 static enum rte_vhost_msg_result
 get_config(struct vrdma_dev *d, struct vrdma_vu_msg *msg)
 {
-	const uint8_t *src = (const uint8_t *)&d->config;
-	uint32_t off = 0, len = 0, i;
+	uint32_t size = msg->size;
+	bool ok = vrdma_config_answer(&d->config, msg);
 
-	/* the fields exist only if the frontend sent them */
-	if (msg->size >= VRDMA_VU_CONFIG_HDR) {
-		off = msg->payload.cfg.offset;
-		len = msg->payload.cfg.size;
-	}
 	pthread_mutex_lock(&d->lock);
-	if (msg->size < VRDMA_VU_CONFIG_HDR || len > VRDMA_VU_CONFIG_MAX ||
-	    msg->size != VRDMA_VU_CONFIG_HDR + len || off > VRDMA_VU_CONFIG_MAX - len) {
+	if (ok)
+		d->info.config_reads++;
+	else
 		d->info.config_refused++;
-		pthread_mutex_unlock(&d->lock);
-		VRDMA_LOG(WARNING, "%s: GET_CONFIG refused (size %u, offset %u, length %u)",
-			  d->path, msg->size, off, len);
-		msg->size = VRDMA_VU_CONFIG_HDR;
-		msg->payload.cfg.offset = 0;
-		msg->payload.cfg.size = 0;
-		msg->payload.cfg.flags = 0;
-		return RTE_VHOST_MSG_RESULT_REPLY;
-	}
-	d->info.config_reads++;
 	pthread_mutex_unlock(&d->lock);
-	/* bytes past the defined fields read as zero */
-	for (i = 0; i < len; i++)
-		msg->payload.cfg.region[i] = off + i < sizeof(d->config) ? src[off + i] : 0;
+	if (!ok)
+		VRDMA_LOG(WARNING, "%s: GET_CONFIG refused (payload %u bytes)", d->path, size);
 	return RTE_VHOST_MSG_RESULT_REPLY;
 }
 
@@ -171,7 +162,6 @@ pre_msg(int vid, void *raw)
 {
 	struct vrdma_vu_msg *msg = raw;
 	struct vrdma_dev *d = dev_of_vid(vid);
-	uint64_t f;
 
 	if (d == NULL)
 		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
@@ -180,13 +170,11 @@ pre_msg(int vid, void *raw)
 		return get_config(d, msg);
 	case VRDMA_VU_SET_FEATURES:
 		/* RoCE requires the control queue (RFC feature bit requirements) */
-		f = msg->size >= sizeof(uint64_t) ? msg->payload.u64 : 0;
-		if ((f & (1ull << d->conf.roce_bit)) && !(f & (1ull << VRDMA_NET_F_CTRL_VQ))) {
+		if (!vrdma_features_acceptable(d->conf.roce_bit, msg)) {
 			pthread_mutex_lock(&d->lock);
 			d->info.features_refused++;
 			pthread_mutex_unlock(&d->lock);
-			VRDMA_LOG(WARNING, "%s: SET_FEATURES 0x%" PRIx64 " refused: RoCE without CTRL_VQ",
-				  d->path, f);
+			VRDMA_LOG(WARNING, "%s: SET_FEATURES refused: RoCE without CTRL_VQ", d->path);
 			return RTE_VHOST_MSG_RESULT_ERR;
 		}
 		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;

@@ -12,6 +12,7 @@
  */
 
 #include <assert.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -84,5 +85,17 @@ struct vrdma_vu_msg {
 } __rte_packed;
 
 #define VRDMA_VU_CONFIG_HDR 12u
+
+/*
+ * Answer GET_CONFIG in place from @p cfg (vrdma_msg.c). @p msg->size is the
+ * payload the frontend sent, at most sizeof(msg->payload) (rte_vhost drops
+ * larger messages before any handler). A malformed request (a payload not
+ * 12 + length, a read past the 256-byte region) gets the 12-byte header
+ * with length 0. Returns false for such a refusal.
+ */
+bool vrdma_config_answer(const struct vrdma_net_config *cfg, struct vrdma_vu_msg *msg);
+
+/* SET_FEATURES @p msg is acceptable: RoCE (@p roce_bit) requires CTRL_VQ. */
+bool vrdma_features_acceptable(unsigned int roce_bit, const struct vrdma_vu_msg *msg);
 
 #endif /* VRDMA_VIRTIO_H */
