@@ -280,6 +280,11 @@ on_vring_state_changed(int vid, uint16_t ring, int enable)
 	return 0;
 }
 
+/*
+ * rte_vhost 22.11 calls new_device and destroy_device without checking for
+ * NULL (the checks came in later releases): empty, since readiness is
+ * followed per ring above.
+ */
 static int
 on_new_device(int vid)
 {
