@@ -247,6 +247,12 @@ struct roce_dev_conf {
 	struct roce_dev_limits limits;  /**< 0 fields: defaults */
 	roce_event_fn event_cb;         /**< optional */
 	void *event_arg;                /**< its argument */
+	/**
+	 * 0: QPNs start at 17 and a reused QP slot gets a new number (stale
+	 * peers miss). Otherwise QPN = first_qpn + slot (2 or more), reused as
+	 * is: for devices whose QPN names a queue (virtio-net RoCE).
+	 */
+	uint32_t first_qpn;
 };
 
 /** Per-device counters (names as rxe's hw_counters where they mean the same). */
@@ -415,12 +421,16 @@ struct roce_mr_conf {
 	uint64_t length;          /**< bytes */
 	uint32_t access;          /**< enum roce_access */
 	/**
-	 * Where the bytes are. Exactly one of:
+	 * Where the bytes are. One of:
 	 *  - host: a host pointer to length contiguous bytes;
 	 *  - pages: nb_pages page addresses of page_size bytes each (the
 	 *    region starts at offset iova % page_size of pages[0]), each
 	 *    translated once, at registration and by roce_mr_remap(),
-	 *    through xlate; so guest memory can back a region.
+	 *    through xlate; so guest memory can back a region;
+	 *  - neither, with xlate: every address is translated through xlate
+	 *    when it is used (a "DMA" region over a guest's whole address
+	 *    space; addresses that do not translate fail as out of bounds).
+	 *    xlate's answers must not change during a roce_dev_poll() call.
 	 */
 	void *host;
 	const uint64_t *pages;

@@ -152,6 +152,11 @@ roce_dev_create(const struct roce_dev_conf *conf, char *err, size_t errlen)
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	if (conf->first_qpn == 1) {
+		snprintf(err, errlen, "first_qpn 1 is the GSI QP's");
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	dev = rte_zmalloc_socket("roce_dev", sizeof(*dev), RTE_CACHE_LINE_SIZE, socket);
 	if (dev == NULL) {
 		snprintf(err, errlen, "no memory for the device");
@@ -167,6 +172,12 @@ roce_dev_create(const struct roce_dev_conf *conf, char *err, size_t errlen)
 	rc = limits_check(&dev->lim, err, errlen);
 	if (rc < 0)
 		goto fail;
+	if (conf->first_qpn != 0 && conf->first_qpn + dev->lim.max_qp - 1 > ROCE_PSN_MASK) {
+		snprintf(err, errlen, "first_qpn %u + max_qp %u passes the 24-bit QPN space",
+			 conf->first_qpn, dev->lim.max_qp);
+		rc = -EINVAL;
+		goto fail;
+	}
 	dev->active_mtu = mtu_for(dev->conf.mtu);
 	rc = -ENOMEM;
 	dev->gid = rte_zmalloc_socket("roce_gid", ROCE_GID_LEN * dev->lim.gid_tbl_len, 0, socket);

@@ -79,6 +79,7 @@ struct roce_mr {
 	uint64_t iova;
 	uint64_t length;
 	uint8_t *host;          /* contiguous region, or NULL */
+	bool dma;               /* neither host nor pages: xlate at each use */
 	uint8_t **page_va;      /* page table: host pointer of each page */
 	uint64_t *page_addr;    /* the caller's page addresses (for remap) */
 	uint32_t nb_pages;
@@ -228,7 +229,7 @@ struct roce_qp {
 		bool rwqe_open;         /* a receive WQE is being filled */
 		bool uc_drop;           /* UC: drop until the next FIRST/ONLY */
 		uint32_t offset;        /* bytes placed of the open message */
-		struct roce_mr *wr_mr;  /* WRITE in progress */
+		uint32_t wr_rkey;       /* WRITE in progress: its MR, looked up per packet */
 		uint64_t wr_va;
 		uint32_t wr_left;
 		uint32_t ack_psn;       /* coalesced ACK to send */
@@ -302,10 +303,18 @@ roce_tbl_get(const struct roce_tbl *t, uint32_t idx)
 /* MR access for the data path. */
 struct roce_mr *roce_mr_lookup(struct roce_dev *dev, uint32_t key, bool remote);
 /* Whether [iova, iova+len) lies in the MR. */
+bool roce_mr_translates(const struct roce_mr *mr, uint64_t iova, uint64_t len);
+
+/*
+ * Is [iova, iova + len) inside the MR (and, for a DMA MR, mapped)? Every
+ * copy is preceded by this check in the same roce_dev_poll() call.
+ */
 static inline bool
 roce_mr_covers(const struct roce_mr *mr, uint64_t iova, uint64_t len)
 {
-	return iova >= mr->iova && len <= mr->length && iova - mr->iova <= mr->length - len;
+	if (iova < mr->iova || len > mr->length || iova - mr->iova > mr->length - len)
+		return false;
+	return !mr->dma || roce_mr_translates(mr, iova, len);
 }
 /* Host pointer of @p iova with the contiguous bytes from there (<= want). */
 uint8_t *roce_mr_ptr(const struct roce_mr *mr, uint64_t iova, uint32_t want, uint32_t *contig);

@@ -98,8 +98,10 @@ roce_mr_reg(struct roce_pd *pd, const struct roce_mr_conf *c)
 		NULL_ERR(dev, EINVAL, "MR remote write/atomic access needs local write");
 	if (c->iova + c->length < c->iova)
 		NULL_ERR(dev, EINVAL, "MR iova + length wraps");
-	if ((c->host == NULL) == (c->pages == NULL))
-		NULL_ERR(dev, EINVAL, "MR needs exactly one of host and pages");
+	if (c->host != NULL && c->pages != NULL)
+		NULL_ERR(dev, EINVAL, "MR takes host or pages, not both");
+	if (c->host == NULL && c->pages == NULL && c->xlate == NULL)
+		NULL_ERR(dev, EINVAL, "MR needs host, pages or xlate");
 	if (c->pages != NULL) {
 		uint64_t first_off, span;
 
@@ -123,7 +125,11 @@ roce_mr_reg(struct roce_pd *pd, const struct roce_mr_conf *c)
 	mr->length = c->length;
 	mr->access = c->access;
 	mr->host = c->host;
-	if (c->pages != NULL) {
+	if (c->host == NULL && c->pages == NULL) {
+		mr->dma = true;
+		mr->xlate = c->xlate;
+		mr->xlate_ctx = c->xlate_ctx;
+	} else if (c->pages != NULL) {
 		mr->page_shift = rte_bsf32(c->page_size);
 		mr->first_off = c->iova & (c->page_size - 1);
 		mr->nb_pages = (uint32_t)((mr->first_off + c->length + c->page_size - 1) /
@@ -230,12 +236,36 @@ roce_mr_lookup(struct roce_dev *dev, uint32_t key, bool remote)
 	return mr;
 }
 
+bool
+roce_mr_translates(const struct roce_mr *mr, uint64_t iova, uint64_t len)
+{
+	while (len > 0) {
+		uint64_t contig = 0;
+
+		if (mr->xlate(mr->xlate_ctx, iova, len, &contig) == NULL || contig == 0)
+			return false;
+		contig = RTE_MIN(contig, len);
+		iova += contig;
+		len -= contig;
+	}
+	return true;
+}
+
 uint8_t *
 roce_mr_ptr(const struct roce_mr *mr, uint64_t iova, uint32_t want, uint32_t *contig)
 {
 	uint64_t off = iova - mr->iova;
 	uint64_t in_page, page;
 
+	if (mr->dma) {
+		uint64_t n = 0;
+		uint8_t *p = mr->xlate(mr->xlate_ctx, iova, want, &n);
+
+		/* roce_mr_covers() checked this range in the same poll */
+		RTE_VERIFY(p != NULL && n > 0);
+		*contig = (uint32_t)RTE_MIN(n, (uint64_t)want);
+		return p;
+	}
 	if (mr->host != NULL) {
 		*contig = want;
 		return mr->host + off;

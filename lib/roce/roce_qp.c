@@ -218,6 +218,8 @@ roce_qp_create(struct roce_pd *pd, const struct roce_qp_init_attr *ia)
 		qp->index = (uint32_t)idx;
 		/* a slot reused gets another number, so stale peers miss */
 		qp->qpn = ROCE_QPN_FIRST + qp->index + dev->qp_gen[idx] * lim->max_qp;
+		if (dev->conf.first_qpn != 0)
+			qp->qpn = dev->conf.first_qpn + qp->index;
 		if (qp->qpn > ROCE_PSN_MASK) {
 			dev->qp_gen[idx] = 0;
 			qp->qpn = ROCE_QPN_FIRST + qp->index;
@@ -278,6 +280,11 @@ roce_qp_get(struct roce_dev *dev, uint32_t qpn)
 
 	if (qpn == ROCE_GSI_QPN)
 		return dev->gsi;
+	if (dev->conf.first_qpn != 0) {
+		if (qpn < dev->conf.first_qpn || qpn - dev->conf.first_qpn >= dev->lim.max_qp)
+			return NULL;
+		return roce_tbl_get(&dev->qps, qpn - dev->conf.first_qpn);
+	}
 	if (qpn < ROCE_QPN_FIRST)
 		return NULL;
 	qp = roce_tbl_get(&dev->qps, (qpn - ROCE_QPN_FIRST) % dev->lim.max_qp);

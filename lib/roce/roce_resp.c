@@ -533,7 +533,7 @@ resp_send_write(struct roce_qp *qp, struct roce_pkt *pkt, uint32_t flags)
 				resp_fatal(qp, pkt, nak, ROCE_WC_REM_ACCESS_ERR);
 				return;
 			}
-			qp->resp.wr_mr = mr;
+			qp->resp.wr_rkey = pkt->rkey;
 			qp->resp.wr_va = pkt->va;
 			qp->resp.wr_left = pkt->dma_len;
 			qp->resp.offset = 0;
@@ -577,8 +577,15 @@ resp_send_write(struct roce_qp *qp, struct roce_pkt *pkt, uint32_t flags)
 			return;
 		}
 	} else if (pkt->paylen > 0) {
-		roce_mr_write_mbuf(qp->resp.wr_mr, qp->resp.wr_va, pkt->m, pkt->pay_off,
-				   pkt->paylen);
+		/* looked up again: the MR may have been deregistered between packets */
+		struct roce_mr *mr = roce_mr_lookup(qp->dev, qp->resp.wr_rkey, true);
+
+		if (mr == NULL || mr->pd != qp->pd || !(mr->access & ROCE_ACCESS_REMOTE_WRITE) ||
+		    !roce_mr_covers(mr, qp->resp.wr_va, pkt->paylen)) {
+			resp_fatal(qp, pkt, ROCE_NAK_REM_ACCESS, ROCE_WC_REM_ACCESS_ERR);
+			return;
+		}
+		roce_mr_write_mbuf(mr, qp->resp.wr_va, pkt->m, pkt->pay_off, pkt->paylen);
 		qp->resp.wr_va += pkt->paylen;
 		qp->resp.wr_left -= pkt->paylen;
 	}

@@ -454,6 +454,159 @@ test_page_list_mr_translates_every_page(void **state)
 	rte_free(gmem);
 }
 
+/*
+ * A DMA MR (no host, no pages: xlate at each use) over the same guest
+ * pages: a WRITE crossing pages lands in the right host pages, a READ
+ * brings it back, and a WRITE touching an address that does not translate
+ * is refused with a remote access error.
+ */
+static void
+test_dma_mr_translates_at_use_and_refuses_holes(void **state)
+{
+	struct roce_mr_conf c = {
+		.iova = 0, .length = 1ull << 32,
+		.access = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+			  ROCE_ACCESS_REMOTE_READ,
+		.xlate = xlate_rev,
+	};
+	struct roce_qp *qa, *qb;
+	struct roce_mr *mr;
+	struct roce_wc wc[1];
+
+	(void)state;
+	gmem = rte_zmalloc("gmem", GPAGES * 4096, 4096);
+	assert_non_null(gmem);
+	mr = roce_mr_reg(B->pd, &c);
+	assert_non_null(mr);
+	qa = rt_qp(A, ROCE_QPT_RC, 16);
+	qb = rt_qp(B, ROCE_QPT_RC, 16);
+	assert_int_equal(rt_connect(&pair, qa, qb, 14, 7, 7, 1), 0);
+	fill_pattern(A->mem, 6000, 91);
+	post_send1(qa, A, 1, ROCE_WR_RDMA_WRITE, 0, 6000, 0x100000 + 4000, roce_mr_rkey(mr));
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+	assert_memory_equal(gmem + 7 * 4096 + 4000, A->mem, 96);
+	assert_memory_equal(gmem + 6 * 4096, A->mem + 96, 4096);
+	assert_memory_equal(gmem + 5 * 4096, A->mem + 4192, 1808);
+	memset(A->mem + 20000, 0, 6000);
+	post_send1(qa, A, 2, ROCE_WR_RDMA_READ, 20000, 6000, 0x100000 + 4000, roce_mr_rkey(mr));
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_SUCCESS);
+	assert_memory_equal(A->mem + 20000, A->mem, 6000);
+	/* the last mapped page runs into the hole after it */
+	post_send1(qa, A, 3, ROCE_WR_RDMA_WRITE, 0, 200, 0x100000 + GPAGES * 4096 - 100,
+		   roce_mr_rkey(mr));
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_REM_ACCESS_ERR);
+	roce_qp_destroy(qa);
+	roce_qp_destroy(qb);
+	assert_int_equal(roce_mr_dereg(mr), 0);
+	rte_free(gmem);
+}
+
+/*
+ * An MR deregistered between the packets of a WRITE: the responder looks
+ * the key up again for each packet, so the rest of the message is refused
+ * (remote access error) instead of written through a freed MR.
+ */
+static void
+test_write_to_mr_deregistered_mid_message_is_refused(void **state)
+{
+	struct roce_mr_conf c = {
+		.iova = 0x20000000, .length = 65536,
+		.access = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE,
+	};
+	struct rte_mbuf *pkts[8];
+	struct roce_qp *qa, *qb;
+	struct roce_mr *mr;
+	struct roce_wc wc[1];
+	uint8_t *target;
+	unsigned int n, i;
+
+	(void)state;
+	target = rte_zmalloc("target", 65536, 0);
+	assert_non_null(target);
+	c.host = target;
+	mr = roce_mr_reg(B->pd, &c);
+	assert_non_null(mr);
+	qa = rt_qp(A, ROCE_QPT_RC, 16);
+	qb = rt_qp(B, ROCE_QPT_RC, 16);
+	assert_int_equal(rt_connect(&pair, qa, qb, 14, 7, 7, 1), 0);
+	fill_pattern(A->mem, 12000, 5);
+	post_send1(qa, A, 1, ROCE_WR_RDMA_WRITE, 0, 12000, 0x20000000, roce_mr_rkey(mr));
+	roce_dev_poll(A->dev);
+	n = rte_ring_dequeue_burst(A->tx, (void **)pkts, RTE_DIM(pkts), NULL);
+	assert_int_equal(n, 3); /* 4096 + 4096 + 3808 at path MTU 4096 */
+	assert_int_equal(rte_ring_enqueue(B->rx, pkts[0]), 0);
+	roce_dev_poll(B->dev);
+	assert_memory_equal(target, A->mem, 4096);
+	assert_int_equal(roce_mr_dereg(mr), 0);
+	for (i = 1; i < n; i++)
+		assert_int_equal(rte_ring_enqueue(B->rx, pkts[i]), 0);
+	roce_dev_poll(B->dev);
+	assert_int_equal(rt_wait_wc(&pair, A->scq, wc, 1, 2000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_REM_ACCESS_ERR);
+	for (i = 4096; i < 12000; i++)
+		if (target[i] != 0)
+			fail_msg("byte %u written after the MR was deregistered", i);
+	roce_qp_destroy(qa);
+	roce_qp_destroy(qb);
+	rte_free(target);
+}
+
+/* first_qpn: QPN = first_qpn + slot, a freed slot's number comes back as is. */
+static void
+test_first_qpn_numbers_qps_by_slot(void **state)
+{
+	struct rte_ring *rx = rte_ring_create("fq_rx", 64, SOCKET_ID_ANY, 0);
+	struct rte_ring *tx = rte_ring_create("fq_tx", 64, SOCKET_ID_ANY, 0);
+	struct roce_dev_conf dc = {
+		.name = "fq", .mac = { 2, 0, 0, 0, 0, 9 }, .rx_ring = rx, .tx_ring = tx,
+		.pool = test_pool, .socket_id = SOCKET_ID_ANY,
+		.limits = { .max_qp = 3 }, .first_qpn = 2,
+	};
+	struct roce_qp_init_attr ia = { .qp_type = ROCE_QPT_RC, .cap = { .max_send_wr = 4 } };
+	struct roce_qp *qp[4];
+	struct roce_dev *dev;
+	struct roce_pd *pd;
+	uint32_t seen = 0;
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(rx);
+	assert_non_null(tx);
+	dc.first_qpn = 1;
+	assert_null(roce_dev_create(&dc, NULL, 0));
+	dc.first_qpn = 0xfffffe; /* + 3 slots passes 2^24 - 1 */
+	assert_null(roce_dev_create(&dc, NULL, 0));
+	dc.first_qpn = 2;
+	dev = roce_dev_create(&dc, NULL, 0);
+	assert_non_null(dev);
+	pd = roce_pd_alloc(dev);
+	ia.send_cq = ia.recv_cq = roce_cq_create(dev, &(struct roce_cq_conf){ .cqe = 8 });
+	assert_non_null(ia.send_cq);
+	for (i = 0; i < 3; i++) {
+		qp[i] = roce_qp_create(pd, &ia);
+		assert_non_null(qp[i]);
+		assert_in_range(roce_qp_num(qp[i]), 2, 4);
+		assert_ptr_equal(roce_qp_get(dev, roce_qp_num(qp[i])), qp[i]);
+		seen |= 1u << roce_qp_num(qp[i]);
+	}
+	assert_int_equal(seen, 0x1c);
+	assert_null(roce_qp_create(pd, &ia));
+	assert_null(roce_qp_get(dev, 5));
+	assert_null(roce_qp_get(dev, 0));
+	i = roce_qp_num(qp[1]);
+	roce_qp_destroy(qp[1]);
+	assert_null(roce_qp_get(dev, i));
+	qp[3] = roce_qp_create(pd, &ia);
+	assert_non_null(qp[3]);
+	assert_int_equal(roce_qp_num(qp[3]), i);
+	roce_dev_destroy(dev);
+	rte_ring_free(rx);
+	rte_ring_free(tx);
+}
+
 static unsigned int notified;
 
 static void
@@ -521,6 +674,9 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_ud_and_gsi_send_deliver_grh_and_check_qkey),
 		cmocka_unit_test(test_inline_and_multi_sge_gather_scatter),
 		cmocka_unit_test(test_page_list_mr_translates_every_page),
+		cmocka_unit_test(test_dma_mr_translates_at_use_and_refuses_holes),
+		cmocka_unit_test(test_write_to_mr_deregistered_mid_message_is_refused),
+		cmocka_unit_test(test_first_qpn_numbers_qps_by_slot),
 		cmocka_unit_test(test_cq_arm_notifies_once_per_arm),
 	};
 	const struct CMUnitTest v6[] = {
