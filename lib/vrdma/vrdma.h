@@ -20,6 +20,8 @@
 #include <stdint.h>
 
 #include <rte_ether.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,6 +33,8 @@ extern "C" {
 #define VRDMA_CTRL_CLASS_RFC 6
 /** vhost-user's ring ceiling in DPDK 22.11 (VHOST_MAX_VRING). */
 #define VRDMA_MAX_RINGS 256
+/** Smallest MTU: a RoCE frame with a 256-byte payload (IB MTU 256 + 80). */
+#define VRDMA_MIN_MTU 336
 /** Rings before the completion queues: net rx, net tx, control. */
 #define VRDMA_FIRST_CQ_RING 3
 
@@ -43,6 +47,9 @@ struct vrdma_conf {
 	uint32_t max_cqs;        /**< max_rdma_cqs: completion rings */
 	uint16_t mtu;            /**< virtio-net mtu (VIRTIO_NET_F_MTU) */
 	struct rte_ether_addr mac; /**< virtio-net mac (VIRTIO_NET_F_MAC) */
+	struct rte_ring *roce_rx;  /**< RoCE v2 frames for the device, from the wire (required) */
+	struct rte_ring *roce_tx;  /**< RoCE v2 frames the device sends to the wire (required) */
+	struct rte_mempool *pool;  /**< mbufs of the frames the device builds (required) */
 };
 
 /**
@@ -58,8 +65,11 @@ void vrdma_conf_init(struct vrdma_conf *conf, const char *path);
 /**
  * Check a configuration. The RoCE bit must be a device bit (not 24-41)
  * that virtio-net does not assign (55, the RFC's, excepted: see
- * doc/vrdma.md); the class not one of virtio-net's own (0-5); and
- * 3 + max_cqs + 2 * max_qps rings must fit vhost-user's 256.
+ * doc/vrdma.md); the class not one of virtio-net's own (0-5);
+ * 3 + max_cqs + 2 * max_qps rings must fit vhost-user's 256, with at least
+ * 3 QP slots (QPN 0 is SMI, unused in RoCE; 1 is GSI) and one CQ; the MTU
+ * must carry a 256-byte RoCE payload (336); the wire rings and pool are
+ * required.
  * @param conf
  *   Configuration to check.
  * @param err
@@ -108,7 +118,27 @@ struct vrdma_dev_info {
 	uint64_t config_refused;  /**< GET_CONFIG malformed (answered empty) */
 	uint64_t features_refused; /**< SET_FEATURES refused (RoCE without CTRL_VQ) */
 	uint64_t ring_changes;    /**< ring readiness changes */
+	uint64_t ctrl_ok;         /**< RoCE control commands answered VIRTIO_NET_OK */
+	uint64_t ctrl_refused;    /**< control commands answered VIRTIO_NET_ERR (any class) */
+	uint64_t ctrl_bad_chain;  /**< control chains refused before reading a command */
+	uint64_t vq_bad_index;    /**< rings stopped: avail index or head out of range */
+	uint64_t vq_bad_desc;     /**< chains with a bad next, loop, or bad indirect table */
+	uint64_t vq_bad_addr;     /**< chains naming memory outside the guest's */
+	uint64_t vq_too_long;     /**< chains longer than the device takes */
+	uint64_t mrs_lost;        /**< MRs dropped: a page vanished from guest memory */
+	uint64_t rdma_resets;     /**< RDMA state destroyed (disconnect, reset) */
 };
+
+/**
+ * Serve the device once: run the control commands the driver queued and
+ * the RoCE engine. Call it from one lcore per device; it never blocks (it
+ * returns 0 at once while rte_vhost is changing the device) and notifies
+ * the guest after dropping its lock.
+ * @param dev
+ *   A device.
+ * @return Work done (0: nothing to do).
+ */
+unsigned int vrdma_dev_poll(struct vrdma_dev *dev);
 
 /**
  * Take a consistent snapshot of a device's state.

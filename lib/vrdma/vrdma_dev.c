@@ -15,10 +15,14 @@
 #include <rte_byteorder.h>
 #include <rte_errno.h>
 #include <rte_log.h>
+#include <rte_spinlock.h>
 #include <rte_vhost.h>
 
 #include "vrdma.h"
+#include "vrdma_abi.h"
+#include "vrdma_cmd.h"
 #include "vrdma_virtio.h"
+#include "vrdma_vq.h"
 
 RTE_LOG_REGISTER_DEFAULT(vrdma_logtype, NOTICE);
 #define VRDMA_LOG(level, fmt, ...) \
@@ -33,6 +37,21 @@ struct vrdma_dev {
 	/* below: written by rte_vhost's thread, read by anyone, under lock */
 	pthread_mutex_t lock;
 	struct vrdma_dev_info info;
+	/*
+	 * The serving state, owned by whoever holds poll_lock: the polling
+	 * lcore (trylock, never waits) or rte_vhost's thread while a message
+	 * changes memory or rings (from the pre-handler to the post-handler).
+	 */
+	rte_spinlock_t poll_lock;
+	bool msg_holds;               /* rte_vhost's thread holds poll_lock */
+	int vid;
+	bool roce;
+	struct rte_vhost_memory *mem; /* guest memory (rte_vhost's copy) */
+	struct vrdma_rdma *rdma;
+	struct vrdma_vq vq[VRDMA_MAX_RINGS];
+	struct vrdma_vq_stats vqst;
+	uint64_t ctrl_ok, ctrl_refused, ctrl_bad_chain, rdma_resets;
+	uint8_t *ctrl_buf;            /* a command copied out of guest memory */
 };
 
 /* rte_vhost's callbacks name a device by vid; its socket path finds ours. */
@@ -88,8 +107,9 @@ vrdma_conf_check(const struct vrdma_conf *conf, char *err, size_t errlen)
 			 conf->ctrl_class);
 		return -EINVAL;
 	}
-	if (conf->max_qps < 1 || conf->max_cqs < 1) {
-		snprintf(err, errlen, "max QPs and max CQs must be at least 1");
+	if (conf->max_qps < 3 || conf->max_cqs < 1) {
+		snprintf(err, errlen, "max QPs must be at least 3 (QPN 0 is SMI, unused in RoCE; "
+			 "1 is GSI) and max CQs at least 1");
 		return -EINVAL;
 	}
 	rings = VRDMA_FIRST_CQ_RING + (uint64_t)conf->max_cqs + 2ull * conf->max_qps;
@@ -98,8 +118,13 @@ vrdma_conf_check(const struct vrdma_conf *conf, char *err, size_t errlen)
 			 conf->max_cqs, conf->max_qps, rings, VRDMA_MAX_RINGS);
 		return -EINVAL;
 	}
-	if (conf->mtu < 68) {
-		snprintf(err, errlen, "MTU %u: virtio-net needs 68 or more", conf->mtu);
+	if (conf->mtu < VRDMA_MIN_MTU) {
+		snprintf(err, errlen, "MTU %u: RoCE needs %u (a 256-byte payload and 80 of headers)",
+			 conf->mtu, VRDMA_MIN_MTU);
+		return -EINVAL;
+	}
+	if (conf->roce_rx == NULL || conf->roce_tx == NULL || conf->pool == NULL) {
+		snprintf(err, errlen, "the RoCE wire rings and the mbuf pool are required");
 		return -EINVAL;
 	}
 	return 0;
@@ -128,12 +153,234 @@ dev_of_vid(int vid)
 	return d;
 }
 
-/*
- * GET_CONFIG: the configuration space from our copy. A malformed request
- * (sizes that disagree, a read past the 256-byte region) gets a reply with
- * the header only, which a frontend rejects as a bad size: a clear error
- * that keeps the connection.
- */
+/* ---------------- the serving state and rte_vhost's thread ---------------- */
+
+#define VRDMA_CTRL_RING 2
+#define VRDMA_CTRL_BURST 32
+
+/* rte_vhost's thread takes the serving state for a message (at most once). */
+static void
+msg_lock(struct vrdma_dev *d)
+{
+	if (!d->msg_holds) {
+		rte_spinlock_lock(&d->poll_lock);
+		d->msg_holds = true;
+	}
+}
+
+static void
+msg_unlock(struct vrdma_dev *d)
+{
+	if (d->msg_holds) {
+		d->msg_holds = false;
+		rte_spinlock_unlock(&d->poll_lock);
+	}
+}
+
+/* A callback takes the state unless its message already holds it. @return taken */
+static bool
+cb_lock(struct vrdma_dev *d)
+{
+	if (d->msg_holds)
+		return false;
+	rte_spinlock_lock(&d->poll_lock);
+	return true;
+}
+
+static void
+cb_unlock(struct vrdma_dev *d, bool taken)
+{
+	if (taken)
+		rte_spinlock_unlock(&d->poll_lock);
+}
+
+/* Guest-physical to host, for lib/roce's MRs; valid while poll_lock is held. */
+static void *
+gpa_xlate(void *ctx, uint64_t gpa, uint64_t len, uint64_t *contig)
+{
+	struct vrdma_dev *d = ctx;
+	uint64_t n = len;
+	uint64_t va;
+
+	if (d->mem == NULL)
+		return NULL;
+	va = rte_vhost_va_from_guest_pa(d->mem, gpa, &n);
+	if (va == 0 || n == 0)
+		return NULL;
+	*contig = n;
+	return (void *)(uintptr_t)va;
+}
+
+static void
+mem_refresh(struct vrdma_dev *d)
+{
+	free(d->mem);
+	d->mem = NULL;
+	if (rte_vhost_get_mem_table(d->vid, &d->mem) != 0)
+		d->mem = NULL;
+}
+
+/* Serve ring @p idx from rte_vhost's view of it (addresses, size, indices). */
+static void
+ring_start(struct vrdma_dev *d, uint16_t idx, bool keep_indices)
+{
+	struct vrdma_vq *vq = &d->vq[idx];
+	struct rte_vhost_vring vr;
+	uint16_t last_avail, last_used;
+
+	if (rte_vhost_get_vhost_vring(d->vid, idx, &vr) != 0 || vr.desc == NULL ||
+	    vr.avail == NULL || vr.used == NULL || vr.size == 0 ||
+	    (vr.size & (vr.size - 1)) != 0) {
+		vq->live = false;
+		return;
+	}
+	if (!keep_indices) {
+		if (rte_vhost_get_vring_base(d->vid, idx, &last_avail, &last_used) != 0) {
+			vq->live = false;
+			return;
+		}
+		vq->last_avail = last_avail;
+		vq->last_used = last_used;
+		vq->broken = false;
+	}
+	vq->desc = vr.desc;
+	vq->avail = vr.avail;
+	vq->used = vr.used;
+	vq->size = vr.size;
+	vq->live = !vq->broken;
+	if (d->mem == NULL)
+		mem_refresh(d);
+}
+
+/* Stop serving ring @p idx; rte_vhost answers GET_VRING_BASE from what we give it. */
+static void
+ring_stop(struct vrdma_dev *d, uint16_t idx)
+{
+	struct vrdma_vq *vq = &d->vq[idx];
+
+	if (vq->size != 0)
+		rte_vhost_set_vring_base(d->vid, idx, vq->last_avail, vq->last_used);
+	vq->live = false;
+}
+
+static void
+cq_notify(void *arg, struct roce_cq *cq)
+{
+	/* completion rings come with the RDMA queues; nothing to signal yet */
+	(void)arg;
+	(void)cq;
+}
+
+/* Destroy every RDMA object (a new, empty lib/roce device when connected). */
+static void
+rdma_reset(struct vrdma_dev *d, bool connected)
+{
+	struct vrdma_rdma_conf rc = {
+		.name = d->path,
+		.mac = d->conf.mac,
+		.mtu = d->conf.mtu,
+		.max_qps = d->conf.max_qps,
+		.max_cqs = d->conf.max_cqs,
+		.rx_ring = d->conf.roce_rx,
+		.tx_ring = d->conf.roce_tx,
+		.pool = d->conf.pool,
+		.xlate = gpa_xlate,
+		.xlate_ctx = d,
+		.cq_notify = cq_notify,
+		.cq_notify_arg = d,
+	};
+	char err[ROCE_ERR_LEN];
+
+	if (d->rdma != NULL) {
+		vrdma_rdma_destroy(d->rdma);
+		d->rdma = NULL;
+		d->rdma_resets++;
+	}
+	if (!connected)
+		return;
+	d->rdma = vrdma_rdma_create(&rc, err, sizeof(err));
+	if (d->rdma == NULL)
+		VRDMA_LOG(ERR, "%s: no RDMA device: %s", d->path, err);
+}
+
+/* Answer one control chain. @return bytes written to its writable part. */
+static uint32_t
+ctrl_answer(struct vrdma_dev *d, const struct vrdma_chain *ch)
+{
+	uint8_t out[1 + sizeof(struct vrdma_ack_query_device)];
+	uint32_t n;
+
+	if (ch->rlen < sizeof(struct vrdma_ctrl_hdr) || !d->roce ||
+	    d->ctrl_buf[0] != d->conf.ctrl_class) {
+		/* no virtio-net class is offered (no CTRL_RX, CTRL_MAC_ADDR, MQ, ...) */
+		d->ctrl_refused++;
+		out[0] = VRDMA_NET_ERR;
+		return vrdma_chain_write(ch, out, 1);
+	}
+	n = vrdma_cmd_exec(d->rdma, d->ctrl_buf, ch->rlen, out, RTE_MIN(ch->wlen, sizeof(out)));
+	if (n == 0) {
+		d->ctrl_bad_chain++;
+		return 0;
+	}
+	if (out[0] == VRDMA_NET_OK) {
+		d->ctrl_ok++;
+	} else {
+		d->ctrl_refused++;
+		VRDMA_LOG(DEBUG, "%s: command refused: %s", d->path, d->rdma->why);
+	}
+	return vrdma_chain_write(ch, out, n);
+}
+
+static unsigned int
+ctrl_poll(struct vrdma_dev *d, bool *call)
+{
+	struct vrdma_vq *vq = &d->vq[VRDMA_CTRL_RING];
+	struct vrdma_chain ch;
+	unsigned int n;
+
+	for (n = 0; n < VRDMA_CTRL_BURST; n++) {
+		int rc = vrdma_vq_pop(vq, d->mem, d->ctrl_buf, VRDMA_CTRL_MAX_IN, &ch, &d->vqst);
+
+		if (rc == 0)
+			break;
+		if (rc == -2) {
+			d->ctrl_bad_chain++;
+			VRDMA_LOG(WARNING, "%s: control ring index out of range: ring stopped",
+				  d->path);
+			break;
+		}
+		*call = true;
+		if (rc < 0) {
+			d->ctrl_bad_chain++;
+			vrdma_vq_push(vq, ch.head, 0);
+			continue;
+		}
+		vrdma_vq_push(vq, ch.head, ctrl_answer(d, &ch));
+	}
+	return n;
+}
+
+unsigned int
+vrdma_dev_poll(struct vrdma_dev *d)
+{
+	unsigned int work = 0;
+	bool call = false;
+	int vid;
+
+	if (!rte_spinlock_trylock(&d->poll_lock))
+		return 0;
+	vid = d->vid;
+	if (d->rdma != NULL && d->mem != NULL) {
+		work += ctrl_poll(d, &call);
+		work += roce_dev_poll(d->rdma->dev);
+	}
+	rte_spinlock_unlock(&d->poll_lock);
+	/* outside the lock: rte_vhost_vring_call() waits for rte_vhost's ring lock */
+	if (call)
+		rte_vhost_vring_call(vid, VRDMA_CTRL_RING);
+	return work;
+}
+
 /*
  * GET_CONFIG: the configuration space from our copy. A malformed request
  * gets a reply with the header only, which a frontend rejects as a bad
@@ -157,6 +404,11 @@ get_config(struct vrdma_dev *d, struct vrdma_vu_msg *msg)
 	return RTE_VHOST_MSG_RESULT_REPLY;
 }
 
+#define VU_RESET_OWNER 4
+#define VU_SET_MEM_TABLE 5
+#define VU_GET_VRING_BASE 11
+#define VU_SET_STATUS 39
+
 static enum rte_vhost_msg_result
 pre_msg(int vid, void *raw)
 {
@@ -177,10 +429,33 @@ pre_msg(int vid, void *raw)
 			VRDMA_LOG(WARNING, "%s: SET_FEATURES refused: RoCE without CTRL_VQ", d->path);
 			return RTE_VHOST_MSG_RESULT_ERR;
 		}
-		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
+		break;
 	default:
-		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
+		break;
 	}
+	/*
+	 * Every other message may remap memory or move rings: the poller
+	 * stays out until the post-handler (or, when rte_vhost fails the
+	 * message and drops the connection, until destroy_connection).
+	 */
+	msg_lock(d);
+	switch (msg->request) {
+	case VU_GET_VRING_BASE:
+		/* rte_vhost replies with its own copy of our indices */
+		if (msg->size >= sizeof(uint32_t) && (uint32_t)msg->payload.u64 < VRDMA_MAX_RINGS)
+			ring_stop(d, (uint16_t)msg->payload.u64);
+		break;
+	case VU_RESET_OWNER:
+		rdma_reset(d, true);
+		break;
+	case VU_SET_STATUS:
+		if (msg->size >= sizeof(uint64_t) && msg->payload.u64 == 0)
+			rdma_reset(d, true); /* the driver reset the device */
+		break;
+	default:
+		break;
+	}
+	return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
 }
 
 static void
@@ -189,22 +464,40 @@ features_set(struct vrdma_dev *d, uint64_t features)
 	pthread_mutex_lock(&d->lock);
 	d->info.features = features;
 	d->info.roce = (features & (1ull << d->conf.roce_bit)) != 0;
+	d->roce = d->info.roce;
 	pthread_mutex_unlock(&d->lock);
 }
 
-/* After rte_vhost accepted SET_FEATURES (features_changed only fires on a running device). */
+/* After rte_vhost handled a message: catch up with it, then let the poller in. */
 static enum rte_vhost_msg_result
 post_msg(int vid, void *raw)
 {
 	struct vrdma_vu_msg *msg = raw;
-	struct vrdma_dev *d;
+	struct vrdma_dev *d = dev_of_vid(vid);
 	uint64_t f;
+	uint16_t i;
 
-	if (msg->request != VRDMA_VU_SET_FEATURES)
+	if (d == NULL)
 		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
-	d = dev_of_vid(vid);
-	if (d != NULL && rte_vhost_get_negotiated_features(vid, &f) == 0)
-		features_set(d, f);
+	switch (msg->request) {
+	case VRDMA_VU_SET_FEATURES:
+		/* features_changed only fires on a running device */
+		if (rte_vhost_get_negotiated_features(vid, &f) == 0)
+			features_set(d, f);
+		break;
+	case VU_SET_MEM_TABLE:
+		/* the old regions are unmapped: new ring addresses, new MR pages */
+		mem_refresh(d);
+		for (i = 0; i < VRDMA_MAX_RINGS; i++)
+			if (d->vq[i].live)
+				ring_start(d, i, true);
+		if (d->rdma != NULL && vrdma_rdma_remap(d->rdma) > 0)
+			VRDMA_LOG(WARNING, "%s: MRs dropped: their pages left guest memory", d->path);
+		break;
+	default:
+		break;
+	}
+	msg_unlock(d);
 	return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
 }
 
@@ -231,8 +524,26 @@ on_new_connection(int vid)
 	memset(d->info.ready, 0, sizeof(d->info.ready));
 	d->info.connections++;
 	pthread_mutex_unlock(&d->lock);
+	rte_spinlock_lock(&d->poll_lock);
+	d->vid = vid;
+	d->roce = false;
+	memset(d->vq, 0, sizeof(d->vq));
+	rdma_reset(d, true);
+	rte_spinlock_unlock(&d->poll_lock);
 	VRDMA_LOG(INFO, "%s: frontend connected (vid %d)", d->path, vid);
 	return 0;
+}
+
+/* Forget the frontend: every RDMA object, ring and mapping goes. Poller out. */
+static void
+disconnect(struct vrdma_dev *d)
+{
+	rdma_reset(d, false);
+	memset(d->vq, 0, sizeof(d->vq));
+	free(d->mem);
+	d->mem = NULL;
+	d->roce = false;
+	d->vid = -1;
 }
 
 static void
@@ -242,6 +553,13 @@ on_destroy_connection(int vid)
 
 	if (d == NULL)
 		return;
+	cb_lock(d);
+	if (d->vid == vid)
+		disconnect(d);
+	/* also ends the hold of a message rte_vhost failed (no post-handler then) */
+	d->msg_holds = false;
+	rte_spinlock_unlock(&d->poll_lock);
+	/* last: a reader seeing no frontend sees its objects gone too */
 	pthread_mutex_lock(&d->lock);
 	if (d->info.vid == vid) {
 		d->info.vid = -1;
@@ -255,9 +573,13 @@ static int
 on_features_changed(int vid, uint64_t features)
 {
 	struct vrdma_dev *d = dev_of_vid(vid);
+	bool taken;
 
-	if (d != NULL)
-		features_set(d, features);
+	if (d == NULL)
+		return 0;
+	taken = cb_lock(d);
+	features_set(d, features);
+	cb_unlock(d, taken);
 	return 0;
 }
 
@@ -267,9 +589,16 @@ on_vring_state_changed(int vid, uint16_t ring, int enable)
 {
 	struct vrdma_dev *d = dev_of_vid(vid);
 	uint64_t bit = 1ull << (ring % 64);
+	bool taken;
 
 	if (d == NULL || ring >= VRDMA_MAX_RINGS)
 		return 0;
+	taken = cb_lock(d);
+	if (enable)
+		ring_start(d, ring, false);
+	else
+		ring_stop(d, ring);
+	cb_unlock(d, taken);
 	pthread_mutex_lock(&d->lock);
 	if (enable)
 		d->info.ready[ring / 64] |= bit;
@@ -345,7 +674,15 @@ vrdma_dev_create(const struct vrdma_conf *conf)
 	d->conf.path = d->path;
 	d->features = net_features() | (1ull << conf->roce_bit);
 	d->info.vid = -1;
+	d->vid = -1;
 	pthread_mutex_init(&d->lock, NULL);
+	rte_spinlock_init(&d->poll_lock);
+	d->ctrl_buf = malloc(VRDMA_CTRL_MAX_IN);
+	if (d->ctrl_buf == NULL) {
+		free(d);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
 	config_fill(d);
 
 	pthread_mutex_lock(&devs_lock);
@@ -372,6 +709,7 @@ fail:
 	TAILQ_REMOVE(&devs, d, next);
 	pthread_mutex_unlock(&devs_lock);
 	pthread_mutex_destroy(&d->lock);
+	free(d->ctrl_buf);
 	free(d);
 	rte_errno = EIO;
 	return NULL;
@@ -390,7 +728,9 @@ vrdma_dev_destroy(struct vrdma_dev *dev)
 	pthread_mutex_lock(&devs_lock);
 	TAILQ_REMOVE(&devs, dev, next);
 	pthread_mutex_unlock(&devs_lock);
+	disconnect(dev);
 	pthread_mutex_destroy(&dev->lock);
+	free(dev->ctrl_buf);
 	free(dev);
 }
 
@@ -406,4 +746,15 @@ vrdma_dev_info_get(struct vrdma_dev *dev, struct vrdma_dev_info *info)
 	pthread_mutex_lock(&dev->lock);
 	*info = dev->info;
 	pthread_mutex_unlock(&dev->lock);
+	/* the serving counters: single writer (the poller), read as they are */
+	info->ctrl_ok = __atomic_load_n(&dev->ctrl_ok, __ATOMIC_RELAXED);
+	info->ctrl_refused = __atomic_load_n(&dev->ctrl_refused, __ATOMIC_RELAXED);
+	info->ctrl_bad_chain = __atomic_load_n(&dev->ctrl_bad_chain, __ATOMIC_RELAXED);
+	info->vq_bad_index = __atomic_load_n(&dev->vqst.bad_index, __ATOMIC_RELAXED);
+	info->vq_bad_desc = __atomic_load_n(&dev->vqst.bad_desc, __ATOMIC_RELAXED);
+	info->vq_bad_addr = __atomic_load_n(&dev->vqst.bad_addr, __ATOMIC_RELAXED);
+	info->vq_too_long = __atomic_load_n(&dev->vqst.too_long, __ATOMIC_RELAXED);
+	info->rdma_resets = __atomic_load_n(&dev->rdma_resets, __ATOMIC_RELAXED);
+	info->mrs_lost = dev->rdma != NULL ?
+		__atomic_load_n(&dev->rdma->st.mrs_lost, __ATOMIC_RELAXED) : 0;
 }

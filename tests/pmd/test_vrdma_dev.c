@@ -27,9 +27,9 @@
 
 #include "test_eal.h"
 #include "vrdma.h"
+#include "vrdma_test_util.h"
 #include "vuf.h"
 
-#define TIMEOUT_MS 5000
 #define F_MTU 3
 #define F_MAC 5
 #define F_STATUS 16
@@ -40,102 +40,6 @@
 #define F_GUEST_USO4 54
 #define F_HOST_USO 56
 
-static char sock_dir[64];
-
-static int
-group_up(void **state)
-{
-	if (test_eal_setup(state) < 0)
-		return -1;
-	snprintf(sock_dir, sizeof(sock_dir), "/tmp/vrdma-test-XXXXXX");
-	return mkdtemp(sock_dir) == NULL ? -1 : 0;
-}
-
-static int
-group_down(void **state)
-{
-	rmdir(sock_dir);
-	return test_eal_teardown(state);
-}
-
-static void
-sock_path(char *buf, size_t len, const char *name)
-{
-	snprintf(buf, len, "%s/%s", sock_dir, name);
-}
-
-/* Wait until @p pred holds for @p dev's info, or TIMEOUT_MS. */
-static bool
-wait_info(struct vrdma_dev *dev, bool (*pred)(const struct vrdma_dev_info *, const void *),
-	  const void *arg, struct vrdma_dev_info *info)
-{
-	uint64_t end = rte_get_timer_cycles() + TIMEOUT_MS * rte_get_timer_hz() / 1000;
-
-	do {
-		vrdma_dev_info_get(dev, info);
-		if (pred(info, arg))
-			return true;
-		rte_delay_us_sleep(1000);
-	} while (rte_get_timer_cycles() < end);
-	return false;
-}
-
-static bool
-has_vid(const struct vrdma_dev_info *i, const void *arg)
-{
-	(void)arg;
-	return i->vid >= 0;
-}
-
-static bool
-no_vid(const struct vrdma_dev_info *i, const void *arg)
-{
-	(void)arg;
-	return i->vid < 0;
-}
-
-static bool
-ring_is(const struct vrdma_dev_info *i, const void *arg)
-{
-	const int *want = arg; /* ring, ready */
-
-	return !!(i->ready[want[0] / 64] & (1ull << (want[0] % 64))) == !!want[1];
-}
-
-/* Default configuration for a socket named @p name in the test's directory. */
-static void
-conf_for(struct vrdma_conf *conf, char *path, size_t len, const char *name)
-{
-	sock_path(path, len, name);
-	vrdma_conf_init(conf, path);
-}
-
-/* Create the device and attach a frontend; @p info shows the connection. */
-static struct vrdma_dev *
-attach(const struct vrdma_conf *conf, struct vuf_conn **c, struct vrdma_dev_info *info)
-{
-	struct vrdma_dev *dev = vrdma_dev_create(conf);
-
-	assert_non_null(dev);
-	*c = vuf_connect(conf->path, TIMEOUT_MS);
-	assert_non_null(*c);
-	assert_true(wait_info(dev, has_vid, NULL, info));
-	return dev;
-}
-
-/* Close the frontend, see the device notice, destroy it. */
-static void
-detach(struct vrdma_dev *dev, struct vuf_conn *c, const char *path)
-{
-	struct vrdma_dev_info info;
-
-	vuf_close(c);
-	assert_true(wait_info(dev, no_vid, NULL, &info));
-	assert_true(info.ready[0] == 0 && info.ready[1] == 0);
-	vrdma_dev_destroy(dev);
-	unlink(path);
-}
-
 static void
 test_conf_checked(void **state)
 {
@@ -144,6 +48,11 @@ test_conf_checked(void **state)
 
 	(void)state;
 	vrdma_conf_init(&conf, "/x.sock");
+	/* the defaults lack only the wire */
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	conf.roce_rx = vt_rx;
+	conf.roce_tx = vt_tx;
+	conf.pool = test_pool;
 	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), 0);
 	assert_int_equal(conf.roce_bit, 55);
 	assert_int_equal(conf.ctrl_class, 6);
@@ -184,11 +93,19 @@ test_conf_checked(void **state)
 	conf.max_qps = 127;
 	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "258 rings"));
-	conf.max_qps = 0;
+	/* QPN 0 (SMI) and 1 (GSI) take slots: 3 is the least */
+	conf.max_qps = 2;
 	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
 	conf.max_qps = 16;
-	conf.mtu = 67;
+	/* a RoCE frame with a 256-byte payload must fit */
+	conf.mtu = 335;
 	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	conf.mtu = 336;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), 0);
+	/* the wire is required */
+	conf.roce_tx = NULL;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	conf.roce_tx = conf.roce_rx;
 	/* and creation refuses what the check refuses */
 	conf.mtu = 1500;
 	conf.roce_bit = 30;

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef VRDMA_CMD_H
+#define VRDMA_CMD_H
+
+/*
+ * The RDMA side of one device: a lib/roce device and the RFC's control
+ * commands run on it. Belongs to the thread that polls the device.
+ */
+
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include "roce.h"
+
+/* User MRs: 4 KiB pages, at most this many (1 GiB; the RFC driver's 512 x 512). */
+#define VRDMA_PAGE_SIZE 4096u
+#define VRDMA_MAX_MR_PAGES 262144u
+/* Largest control command: REG_USER_MR with every page. */
+#define VRDMA_CTRL_MAX_IN (2u + 32u + 8u * VRDMA_MAX_MR_PAGES)
+
+struct vrdma_rdma_conf {
+	const char *name;
+	struct rte_ether_addr mac;
+	uint16_t mtu;
+	uint32_t max_qps;          /* QPNs 0..max_qps-1: 0 unused (SMI), 1 GSI */
+	uint32_t max_cqs;
+	struct rte_ring *rx_ring;  /* RoCE frames from the wire */
+	struct rte_ring *tx_ring;  /* RoCE frames to the wire */
+	struct rte_mempool *pool;
+	roce_xlate_fn xlate;       /* guest-physical to host */
+	void *xlate_ctx;
+	roce_cq_notify_fn cq_notify; /* an armed CQ got a completion */
+	void *cq_notify_arg;
+};
+
+struct vrdma_cmd_stats {
+	uint64_t ok;
+	uint64_t refused;            /* answered VIRTIO_NET_ERR */
+	uint64_t mrs_lost;           /* user MRs dropped: a page no longer translates */
+};
+
+struct vrdma_rdma {
+	struct roce_dev *dev;
+	uint32_t max_qps;
+	uint32_t max_cqs;
+	roce_xlate_fn xlate;
+	void *xlate_ctx;
+	struct roce_mr **user_mrs;   /* by lkey >> 8, for remapping */
+	uint32_t *ah_pd;             /* PD of each AH handle */
+	roce_cq_notify_fn cq_notify;
+	void *cq_notify_arg;
+	struct vrdma_cmd_stats st;
+	char why[160];               /* the last refusal, for logs */
+};
+
+/* NULL with rte_errno set; @p err says why. */
+struct vrdma_rdma *vrdma_rdma_create(const struct vrdma_rdma_conf *c, char *err, size_t errlen);
+void vrdma_rdma_destroy(struct vrdma_rdma *r);
+
+/*
+ * Run one control command. @p in is the driver-readable part: class,
+ * command, command-specific data (exactly its size). @p out receives the
+ * ack byte and the ack-specific data. A refused command is answered
+ * VRDMA_NET_ERR and changes nothing.
+ * @return bytes written to @p out (0 when @p outcap is 0).
+ */
+uint32_t vrdma_cmd_exec(struct vrdma_rdma *r, const uint8_t *in, uint32_t inlen, uint8_t *out,
+			uint32_t outcap);
+
+/* Translate every user MR again (guest memory changed). @return MRs dropped. */
+unsigned int vrdma_rdma_remap(struct vrdma_rdma *r);
+
+#endif /* VRDMA_CMD_H */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef VRDMA_VQ_H
+#define VRDMA_VQ_H
+
+/*
+ * The device side of a split virtqueue in guest memory: descriptor chains
+ * are checked and their device-readable bytes copied out before use (a
+ * guest may rewrite them at any time), device-writable buffers are
+ * translated chunk by chunk, and used elements are published.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/virtio_ring.h>
+#include <rte_vhost.h>
+
+/* Most device-writable pieces of one chain (after translation). */
+#define VRDMA_VQ_MAX_WSEG 64
+
+struct vrdma_vq {
+	struct vring_desc *desc;
+	struct vring_avail *avail;
+	struct vring_used *used;
+	uint16_t size;
+	uint16_t last_avail;
+	uint16_t last_used;
+	bool live;       /* ready and not broken */
+	bool broken;     /* the driver broke the ring: not served until it is set up again */
+};
+
+struct vrdma_wseg {
+	uint8_t *host;
+	uint32_t len;
+};
+
+/* One chain, taken from the ring. */
+struct vrdma_chain {
+	uint16_t head;
+	uint32_t rlen;                 /* readable bytes, copied to the caller's buffer */
+	uint32_t wlen;                 /* writable bytes, in wseg */
+	uint32_t nw;
+	struct vrdma_wseg wseg[VRDMA_VQ_MAX_WSEG];
+};
+
+/* Why a chain or a ring was refused (counted per device). */
+struct vrdma_vq_stats {
+	uint64_t bad_index;     /* avail index ran more than the ring size ahead, or head >= size */
+	uint64_t bad_desc;      /* next out of range, loop, nested/empty indirect, read after write */
+	uint64_t bad_addr;      /* a buffer outside guest memory */
+	uint64_t too_long;      /* more readable bytes or writable pieces than allowed */
+};
+
+/*
+ * Take the next available chain of @p vq. Its readable bytes are copied to
+ * @p rbuf (at most @p rcap).
+ * @return 1 with @p ch filled; 0 when none is available; -1 when the chain
+ *   is malformed (counted in @p st; the chain is consumed and ch->head set
+ *   when the head was valid, so the caller may return it used with 0
+ *   bytes); -2 when the ring itself is broken (vq->broken set).
+ */
+int vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_t *rbuf,
+		 uint32_t rcap, struct vrdma_chain *ch, struct vrdma_vq_stats *st);
+
+/* Copy @p len bytes to a chain's writable buffers. @return bytes written. */
+uint32_t vrdma_chain_write(const struct vrdma_chain *ch, const void *src, uint32_t len);
+
+/* Publish chain @p head as used with @p len bytes written. */
+void vrdma_vq_push(struct vrdma_vq *vq, uint16_t head, uint32_t len);
+
+#endif /* VRDMA_VQ_H */
