@@ -84,15 +84,20 @@ take_buffer(const struct rte_vhost_memory *mem, const struct vring_desc *d, uint
 	return 0;
 }
 
-/* Walk an indirect table (copied entry by entry). @return 0 or -1. */
+/*
+ * Walk an indirect table (copied entry by entry). virtio: no chain is
+ * longer than the queue size, so neither is a table (else a looping table
+ * of 2^28 entries would keep the device walking). @return 0 or -1.
+ */
 static int
-walk_indirect(const struct rte_vhost_memory *mem, const struct vring_desc *ind, uint8_t *rbuf,
-	      uint32_t rcap, struct vrdma_chain *ch, struct vrdma_vq_stats *st)
+walk_indirect(const struct rte_vhost_memory *mem, const struct vring_desc *ind,
+	      uint16_t qsize, uint8_t *rbuf, uint32_t rcap, struct vrdma_chain *ch,
+	      struct vrdma_vq_stats *st)
 {
 	uint32_t n = ind->len / sizeof(struct vring_desc);
 	uint32_t i = 0, seen;
 
-	if (ind->len == 0 || ind->len % sizeof(struct vring_desc) != 0 ||
+	if (ind->len == 0 || ind->len % sizeof(struct vring_desc) != 0 || n > qsize ||
 	    (ind->flags & VRING_DESC_F_NEXT)) {
 		st->bad_desc++;
 		return -1;
@@ -164,7 +169,7 @@ vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_t *r
 		if (d.flags & VRING_DESC_F_INDIRECT) {
 			if (seen != 0 || (d.flags & VRING_DESC_F_NEXT))
 				st->bad_desc++;
-			else if (walk_indirect(mem, &d, rbuf, rcap, ch, st) == 0)
+			else if (walk_indirect(mem, &d, vq->size, rbuf, rcap, ch, st) == 0)
 				return 1;
 			return -1;
 		}

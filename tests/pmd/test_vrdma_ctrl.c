@@ -393,16 +393,18 @@ test_class_6_is_roce_only_when_negotiated(void **state)
 }
 
 /*
- * A chain naming memory outside the guest and a descriptor loop are
- * refused (used with 0 bytes) and counted; the next command is served.
+ * A chain naming memory outside the guest, a descriptor loop and an
+ * indirect table longer than the ring are refused (used with 0 bytes) and
+ * counted; the next command is served.
  */
 static void
 test_malformed_chains_are_refused_and_the_device_keeps_serving(void **state)
 {
 	struct vuf_buf out, in;
 	struct vrdma_dev_info info;
+	struct vring_desc *table;
 	struct guest g;
-	uint16_t head;
+	uint16_t head, i;
 
 	(void)state;
 	guest_up(&g, "chains.sock", true);
@@ -422,10 +424,31 @@ test_malformed_chains_are_refused_and_the_device_keeps_serving(void **state)
 	((struct vring_desc *)g.ctrl.desc)[head].next = head;
 	vuf_vq_kick(&g.ctrl);
 	assert_int_equal(wait_used(&g), 0);
+	/*
+	 * an indirect table longer than the ring (65 entries for a 64-entry
+	 * ring, otherwise a good CREATE_PD): refused, since no chain may be
+	 * longer than the queue (else a table of 2^28 looping entries would
+	 * keep the device walking)
+	 */
+	table = vuf_mem_alloc(g.mem, 16 * 65, 16);
+	assert_non_null(table);
+	for (i = 0; i < 65; i++)
+		table[i] = (struct vring_desc){ .addr = vuf_mem_gpa(g.mem, g.out),
+						.len = i == 0 ? 2 : 0, .flags = VRING_DESC_F_NEXT,
+						.next = (uint16_t)(i + 1) };
+	table[64] = (struct vring_desc){ .addr = vuf_mem_gpa(g.mem, g.in), .len = 16,
+					 .flags = VRING_DESC_F_WRITE };
+	head = g.ctrl.free_head;
+	assert_int_equal(vuf_vq_add(&g.ctrl, &out, 1, &in, 1, &g), 0);
+	((struct vring_desc *)g.ctrl.desc)[head] = (struct vring_desc){
+		.addr = vuf_mem_gpa(g.mem, table), .len = 16 * 65,
+		.flags = VRING_DESC_F_INDIRECT };
+	vuf_vq_kick(&g.ctrl);
+	assert_int_equal(wait_used(&g), 0);
 	vrdma_dev_info_get(g.dev, &info);
 	assert_int_equal(info.vq_bad_addr, 1);
-	assert_int_equal(info.vq_bad_desc, 1);
-	assert_int_equal(info.ctrl_bad_chain, 2);
+	assert_int_equal(info.vq_bad_desc, 2);
+	assert_int_equal(info.ctrl_bad_chain, 3);
 	assert_int_equal(info.ctrl_ok, 0); /* neither PD was created */
 	assert_int_equal(create(&g, VRDMA_CMD_CREATE_PD, NULL, 0), 1);
 	guest_down(&g);
