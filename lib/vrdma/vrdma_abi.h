@@ -141,6 +141,19 @@ struct vrdma_ah_attr {
 	uint8_t reserved[10];
 } __rte_packed;
 
+/* The part MODIFY_QP and QUERY_QP's ack share, from qkey on. */
+struct vrdma_qp_attrs {
+	uint32_t qkey;
+	uint32_t rq_psn;
+	uint32_t sq_psn;
+	uint32_t dest_qp_num;
+	uint32_t qp_access_flags;
+	uint32_t rate_limit;
+	struct vrdma_qp_cap cap;
+	struct vrdma_ah_attr ah_attr;
+	uint32_t reserved[4];
+} __rte_packed;
+
 /* the RFC's attribute mask ends at RATE_LIMIT (bit 16) */
 #define VRDMA_QP_ATTR_MASK_ALL ((1u << 17) - 1)
 
@@ -157,15 +170,7 @@ struct vrdma_cmd_modify_qp {
 	uint8_t retry_cnt;
 	uint8_t rnr_retry;
 	uint8_t padding[7];
-	uint32_t qkey;
-	uint32_t rq_psn;
-	uint32_t sq_psn;
-	uint32_t dest_qp_num;
-	uint32_t qp_access_flags;
-	uint32_t rate_limit;
-	struct vrdma_qp_cap cap;
-	struct vrdma_ah_attr ah_attr;
-	uint32_t reserved[4];
+	struct vrdma_qp_attrs a;
 } __rte_packed;
 
 struct vrdma_cmd_query_qp {
@@ -184,15 +189,7 @@ struct vrdma_ack_query_qp {
 	uint8_t retry_cnt;
 	uint8_t rnr_retry;
 	uint8_t padding[7];
-	uint32_t qkey;
-	uint32_t rq_psn;
-	uint32_t sq_psn;
-	uint32_t dest_qp_num;
-	uint32_t qp_access_flags;
-	uint32_t rate_limit;
-	struct vrdma_qp_cap cap;
-	struct vrdma_ah_attr ah_attr;
-	uint32_t reserved[4];
+	struct vrdma_qp_attrs a;
 } __rte_packed;
 
 struct vrdma_cmd_create_ah {

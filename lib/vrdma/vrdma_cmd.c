@@ -471,14 +471,14 @@ modify_qp(struct cmd_ctx *x)
 	a.retry_cnt = c.retry_cnt;
 	a.rnr_retry = c.rnr_retry;
 	a.port_num = 1;
-	a.qkey = le32(c.qkey);
-	a.rq_psn = le32(c.rq_psn);
-	a.sq_psn = le32(c.sq_psn);
-	a.dest_qp_num = le32(c.dest_qp_num);
-	a.qp_access_flags = le32(c.qp_access_flags);
-	a.rate_limit = le32(c.rate_limit);
-	cap_from(&a.cap, &c.cap);
-	ah_from(&a.ah_attr, &c.ah_attr);
+	a.qkey = le32(c.a.qkey);
+	a.rq_psn = le32(c.a.rq_psn);
+	a.sq_psn = le32(c.a.sq_psn);
+	a.dest_qp_num = le32(c.a.dest_qp_num);
+	a.qp_access_flags = le32(c.a.qp_access_flags);
+	a.rate_limit = le32(c.a.rate_limit);
+	cap_from(&a.cap, &c.a.cap);
+	ah_from(&a.ah_attr, &c.a.ah_attr);
 	/* lib/roce applies all or nothing (IBA transition rules) */
 	if (roce_qp_modify(qp, &a, mask) != 0)
 		return refuse_roce(x, "MODIFY_QP");
@@ -510,14 +510,14 @@ query_qp(struct cmd_ctx *x)
 	q.timeout = a.timeout;
 	q.retry_cnt = a.retry_cnt;
 	q.rnr_retry = a.rnr_retry;
-	q.qkey = rte_cpu_to_le_32(a.qkey);
-	q.rq_psn = rte_cpu_to_le_32(a.rq_psn);
-	q.sq_psn = rte_cpu_to_le_32(a.sq_psn);
-	q.dest_qp_num = rte_cpu_to_le_32(a.dest_qp_num);
-	q.qp_access_flags = rte_cpu_to_le_32(a.qp_access_flags);
-	q.rate_limit = rte_cpu_to_le_32(a.rate_limit);
-	cap_to(&q.cap, &ia.cap);
-	ah_to(&q.ah_attr, &a.ah_attr);
+	q.a.qkey = rte_cpu_to_le_32(a.qkey);
+	q.a.rq_psn = rte_cpu_to_le_32(a.rq_psn);
+	q.a.sq_psn = rte_cpu_to_le_32(a.sq_psn);
+	q.a.dest_qp_num = rte_cpu_to_le_32(a.dest_qp_num);
+	q.a.qp_access_flags = rte_cpu_to_le_32(a.qp_access_flags);
+	q.a.rate_limit = rte_cpu_to_le_32(a.rate_limit);
+	cap_to(&q.a.cap, &ia.cap);
+	ah_to(&q.a.ah_attr, &a.ah_attr);
 	memcpy(x->ack, &q, sizeof(q));
 	x->ack_len = sizeof(q);
 	return 0;

@@ -174,7 +174,7 @@ to_init(uint32_t qpn)
 		.qpn = rte_cpu_to_le_32(qpn),
 		.attr_mask = rte_cpu_to_le_32(1u << 0 | 1u << 2), /* STATE, ACCESS_FLAGS */
 		.qp_state = 1,
-		.qp_access_flags = rte_cpu_to_le_32(2 | 4),
+		.a.qp_access_flags = rte_cpu_to_le_32(2 | 4),
 	};
 
 	return m;
@@ -274,9 +274,9 @@ test_every_command_answers_with_its_ack_data(void **state)
 	assert_int_equal(send_cmd(&g, VRDMA_CMD_QUERY_QP, &qq, sizeof(qq)), VRDMA_NET_OK);
 	memcpy(&qa, g.in + 1, sizeof(qa));
 	assert_int_equal(qa.qp_state, 1); /* INIT */
-	assert_int_equal(rte_le_to_cpu_32(qa.qp_access_flags), 2 | 4);
-	assert_int_equal(rte_le_to_cpu_32(qa.cap.max_send_wr), 64);
-	assert_int_equal(rte_le_to_cpu_32(qa.cap.max_recv_sge), 4);
+	assert_int_equal(rte_le_to_cpu_32(qa.a.qp_access_flags), 2 | 4);
+	assert_int_equal(rte_le_to_cpu_32(qa.a.cap.max_send_wr), 64);
+	assert_int_equal(rte_le_to_cpu_32(qa.a.cap.max_recv_sge), 4);
 
 	dah.pdn = rte_cpu_to_le_32(pdn);
 	dah.ah = rte_cpu_to_le_32(ahn);
