@@ -117,6 +117,11 @@ int vuf_set_protocol_features(struct vuf_conn *c, uint64_t features);
 int vuf_set_owner(struct vuf_conn *c);
 /** SET_MEM_TABLE with @p mem as the one region. */
 int vuf_set_mem_table(struct vuf_conn *c, const struct vuf_mem *mem);
+/**
+ * SET_MEM_TABLE announcing only the first @p size bytes of @p mem (a
+ * multiple of 4 KiB, at most its size): guest memory that shrank.
+ */
+int vuf_set_mem_table_size(struct vuf_conn *c, const struct vuf_mem *mem, size_t size);
 /** GET_CONFIG of @p len bytes at @p offset into @p buf. */
 int vuf_get_config(struct vuf_conn *c, uint32_t offset, void *buf, uint32_t len);
 /** GET_VRING_BASE: stops ring @p index; its next available index in @p base. */

@@ -209,11 +209,17 @@ vuf_set_owner(struct vuf_conn *c)
 int
 vuf_set_mem_table(struct vuf_conn *c, const struct vuf_mem *mem)
 {
+	return vuf_set_mem_table_size(c, mem, mem->size);
+}
+
+int
+vuf_set_mem_table_size(struct vuf_conn *c, const struct vuf_mem *mem, size_t size)
+{
 	struct vuf_mem_table t = {
 		.nregions = 1,
 		.regions[0] = {
 			.guest_phys_addr = mem->gpa_base,
-			.memory_size = mem->size,
+			.memory_size = size,
 			.userspace_addr = (uint64_t)(uintptr_t)mem->va,
 			.mmap_offset = 0,
 		},

@@ -454,6 +454,63 @@ test_malformed_chains_are_refused_and_the_device_keeps_serving(void **state)
 	guest_down(&g);
 }
 
+/* Register a user MR over @p n guest pages at @p buf, expecting @p ack. @return its lkey. */
+static uint32_t
+reg_mr(struct guest *g, uint32_t pdn, uint8_t *buf, uint32_t n, uint8_t ack)
+{
+	uint8_t cmd[32 + 8 * 4];
+	struct vrdma_cmd_reg_user_mr *um = (struct vrdma_cmd_reg_user_mr *)cmd;
+	uint32_t i;
+
+	memset(cmd, 0, sizeof(cmd));
+	um->pdn = rte_cpu_to_le_32(pdn);
+	um->access_flags = rte_cpu_to_le_32(1);
+	um->virt_addr = rte_cpu_to_le_64(0x400000);
+	um->length = rte_cpu_to_le_64(n * 4096ull);
+	um->npages = rte_cpu_to_le_32(n);
+	for (i = 0; i < n; i++) {
+		uint64_t pa = rte_cpu_to_le_64(vuf_mem_gpa(g->mem, buf + i * 4096));
+
+		memcpy(cmd + 32 + 8 * i, &pa, 8);
+	}
+	assert_int_equal(send_cmd(g, VRDMA_CMD_REG_USER_MR, cmd, 32 + 8 * n), ack);
+	return ack_u32(g, 1);
+}
+
+/*
+ * Guest memory shrinks (SET_MEM_TABLE with half the region): rte_vhost maps
+ * it anew, the device reads its ring addresses again (commands still work)
+ * and translates every MR again; the MR whose pages left is dropped and
+ * counted, the one still inside is kept.
+ */
+static void
+test_memory_change_retranslates_rings_and_mrs(void **state)
+{
+	struct vrdma_dev_info info;
+	uint32_t pdn, kept, lost, le;
+	uint8_t *low, *high;
+	struct guest g;
+
+	(void)state;
+	guest_up(&g, "mem.sock", true);
+	pdn = create(&g, VRDMA_CMD_CREATE_PD, NULL, 0);
+	low = vuf_mem_alloc(g.mem, 2 * 4096, 4096);
+	high = (uint8_t *)low + (MEM_SIZE - 2 * 4096 - (vuf_mem_gpa(g.mem, low) - MEM_GPA));
+	assert_true(vuf_mem_gpa(g.mem, high) >= MEM_GPA + MEM_SIZE / 2);
+	kept = reg_mr(&g, pdn, low, 2, VRDMA_NET_OK);
+	lost = reg_mr(&g, pdn, high, 2, VRDMA_NET_OK);
+	assert_int_equal(vuf_set_mem_table_size(g.c, g.mem, MEM_SIZE / 2), 0);
+	/* the control ring, at its new host address, still answers */
+	le = rte_cpu_to_le_32(lost);
+	assert_int_equal(send_cmd(&g, VRDMA_CMD_DEREG_MR, &le, 4), VRDMA_NET_ERR);
+	vrdma_dev_info_get(g.dev, &info);
+	assert_int_equal(info.mrs_lost, 1);
+	ok_handle(&g, VRDMA_CMD_DEREG_MR, kept);
+	/* pages of the missing half are refused from now on */
+	reg_mr(&g, pdn, high, 2, VRDMA_NET_ERR);
+	guest_down(&g);
+}
+
 /* A disconnect destroys every object: a new connection starts from nothing. */
 static void
 test_disconnect_destroys_every_object(void **state)
@@ -496,6 +553,7 @@ main(void)
 		cmocka_unit_test(test_invalid_commands_are_refused_without_change),
 		cmocka_unit_test(test_class_6_is_roce_only_when_negotiated),
 		cmocka_unit_test(test_malformed_chains_are_refused_and_the_device_keeps_serving),
+		cmocka_unit_test(test_memory_change_retranslates_rings_and_mrs),
 		cmocka_unit_test(test_disconnect_destroys_every_object),
 	};
 
