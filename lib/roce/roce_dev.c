@@ -172,7 +172,8 @@ roce_dev_create(const struct roce_dev_conf *conf, char *err, size_t errlen)
 	rc = limits_check(&dev->lim, err, errlen);
 	if (rc < 0)
 		goto fail;
-	if (conf->first_qpn != 0 && conf->first_qpn + dev->lim.max_qp - 1 > ROCE_PSN_MASK) {
+	if (conf->first_qpn != 0 &&
+	    (uint64_t)conf->first_qpn + dev->lim.max_qp - 1 > ROCE_PSN_MASK) {
 		snprintf(err, errlen, "first_qpn %u + max_qp %u passes the 24-bit QPN space",
 			 conf->first_qpn, dev->lim.max_qp);
 		rc = -EINVAL;

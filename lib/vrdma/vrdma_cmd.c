@@ -71,9 +71,10 @@ vrdma_rdma_create(const struct vrdma_rdma_conf *c, char *err, size_t errlen)
 	r->max_cqs = c->max_cqs;
 	r->xlate = c->xlate;
 	r->xlate_ctx = c->xlate_ctx;
-	r->user_mrs = calloc(LIM_MR, sizeof(*r->user_mrs));
+	r->mrs = calloc(LIM_MR, sizeof(*r->mrs));
+	r->mr_pages = calloc(LIM_MR, sizeof(*r->mr_pages));
 	r->ah_pd = calloc(LIM_AH + 1, sizeof(*r->ah_pd));
-	if (r->user_mrs == NULL || r->ah_pd == NULL) {
+	if (r->mrs == NULL || r->mr_pages == NULL || r->ah_pd == NULL) {
 		snprintf(err, errlen, "no memory");
 		rte_errno = ENOMEM;
 		goto fail;
@@ -85,7 +86,8 @@ vrdma_rdma_create(const struct vrdma_rdma_conf *c, char *err, size_t errlen)
 	r->cq_notify_arg = c->cq_notify_arg;
 	return r;
 fail:
-	free(r->user_mrs);
+	free(r->mrs);
+	free(r->mr_pages);
 	free(r->ah_pd);
 	free(r);
 	return NULL;
@@ -97,7 +99,8 @@ vrdma_rdma_destroy(struct vrdma_rdma *r)
 	if (r == NULL)
 		return;
 	roce_dev_destroy(r->dev);
-	free(r->user_mrs);
+	free(r->mrs);
+	free(r->mr_pages);
 	free(r->ah_pd);
 	free(r);
 }
@@ -109,14 +112,16 @@ vrdma_rdma_remap(struct vrdma_rdma *r)
 	uint32_t i;
 
 	for (i = 0; i < LIM_MR; i++) {
-		if (r->user_mrs[i] == NULL || roce_mr_remap(r->user_mrs[i]) == 0)
+		/* a DMA MR translates at each use: remapping it is a no-op */
+		if (r->mrs[i] == NULL || roce_mr_remap(r->mrs[i]) == 0)
 			continue;
 		/* its pages are gone: work requests naming it now fail as protection errors */
-		roce_mr_dereg(r->user_mrs[i]);
-		r->user_mrs[i] = NULL;
+		roce_mr_dereg(r->mrs[i]);
+		r->mrs[i] = NULL;
+		r->pages -= r->mr_pages[i];
+		r->mr_pages[i] = 0;
 		lost++;
 	}
-	r->st.mrs_lost += lost;
 	return lost;
 }
 
@@ -299,6 +304,7 @@ get_dma_mr(struct cmd_ctx *x)
 	mr = roce_mr_reg(pd, &mc);
 	if (mr == NULL)
 		return refuse_roce(x, "GET_DMA_MR");
+	x->r->mrs[roce_mr_lkey(mr) >> 8] = mr;
 	put_mr(x, mr);
 	return 0;
 }
@@ -323,6 +329,10 @@ reg_user_mr(struct cmd_ctx *x)
 		return refuse(x, "REG_USER_MR: access 0x%x has unknown bits", le32(c.access_flags));
 	if (np == 0 || np > VRDMA_MAX_MR_PAGES)
 		return refuse(x, "REG_USER_MR: %u pages (1..%u)", np, VRDMA_MAX_MR_PAGES);
+	/* the page tables come from the DPDK heap every device shares */
+	if (np > VRDMA_MR_PAGE_BUDGET - x->r->pages)
+		return refuse(x, "REG_USER_MR: %u pages over the device's budget (%u of %u held)",
+			      np, x->r->pages, VRDMA_MR_PAGE_BUDGET);
 	pages = malloc(sizeof(*pages) * np);
 	if (pages == NULL)
 		return refuse(x, "REG_USER_MR: no memory for %u pages", np);
@@ -345,7 +355,9 @@ reg_user_mr(struct cmd_ctx *x)
 	free(pages);
 	if (mr == NULL)
 		return refuse_roce(x, "REG_USER_MR");
-	x->r->user_mrs[roce_mr_lkey(mr) >> 8] = mr;
+	x->r->mrs[roce_mr_lkey(mr) >> 8] = mr;
+	x->r->mr_pages[roce_mr_lkey(mr) >> 8] = np;
+	x->r->pages += np;
 	put_mr(x, mr);
 	return 0;
 }
@@ -362,8 +374,9 @@ dereg_mr(struct cmd_ctx *x)
 	mr = roce_mr_get(x->r->dev, key);
 	if (mr == NULL)
 		return refuse(x, "DEREG_MR: no MR 0x%x", key);
-	if (x->r->user_mrs[key >> 8] == mr)
-		x->r->user_mrs[key >> 8] = NULL;
+	x->r->mrs[key >> 8] = NULL;
+	x->r->pages -= x->r->mr_pages[key >> 8];
+	x->r->mr_pages[key >> 8] = 0;
 	roce_mr_dereg(mr);
 	return 0;
 }

@@ -21,6 +21,8 @@
 /* User MRs: 4 KiB pages, at most this many (1 GiB; the RFC driver's 512 x 512). */
 #define VRDMA_PAGE_SIZE 4096u
 #define VRDMA_MAX_MR_PAGES 262144u
+/* Pages all of a device's user MRs may hold (4 GiB: 16 MiB of page tables). */
+#define VRDMA_MR_PAGE_BUDGET (1u << 20)
 /* Largest control command: REG_USER_MR with every page. */
 #define VRDMA_CTRL_MAX_IN (2u + 32u + 8u * VRDMA_MAX_MR_PAGES)
 
@@ -42,7 +44,6 @@ struct vrdma_rdma_conf {
 struct vrdma_cmd_stats {
 	uint64_t ok;
 	uint64_t refused;            /* answered VIRTIO_NET_ERR */
-	uint64_t mrs_lost;           /* user MRs dropped: a page no longer translates */
 };
 
 struct vrdma_rdma {
@@ -51,7 +52,9 @@ struct vrdma_rdma {
 	uint32_t max_cqs;
 	roce_xlate_fn xlate;
 	void *xlate_ctx;
-	struct roce_mr **user_mrs;   /* by lkey >> 8, for remapping */
+	struct roce_mr **mrs;        /* every MR by lkey >> 8, for remapping */
+	uint32_t *mr_pages;          /* pages of each user MR (0: a DMA MR) */
+	uint32_t pages;              /* pages of all user MRs, within VRDMA_MR_PAGE_BUDGET */
 	uint32_t *ah_pd;             /* PD of each AH handle */
 	roce_cq_notify_fn cq_notify;
 	void *cq_notify_arg;

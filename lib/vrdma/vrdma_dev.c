@@ -15,6 +15,7 @@
 #include <rte_byteorder.h>
 #include <rte_errno.h>
 #include <rte_log.h>
+#include <rte_pause.h>
 #include <rte_spinlock.h>
 #include <rte_vhost.h>
 
@@ -50,7 +51,9 @@ struct vrdma_dev {
 	struct vrdma_rdma *rdma;
 	struct vrdma_vq vq[VRDMA_MAX_RINGS];
 	struct vrdma_vq_stats vqst;
-	uint64_t ctrl_ok, ctrl_refused, ctrl_bad_chain, rdma_resets;
+	uint64_t ctrl_ok, ctrl_refused, ctrl_bad_chain, rdma_resets, mrs_lost;
+	uint64_t resume[VRDMA_MAX_RINGS / 64]; /* rings to restart after SET_MEM_TABLE */
+	bool calling;                 /* the poller is notifying the guest (outside the lock) */
 	uint8_t *ctrl_buf;            /* a command copied out of guest memory */
 };
 
@@ -156,7 +159,7 @@ dev_of_vid(int vid)
 /* ---------------- the serving state and rte_vhost's thread ---------------- */
 
 #define VRDMA_CTRL_RING 2
-#define VRDMA_CTRL_BURST 32
+#define VRDMA_CTRL_BURST 8
 
 /* rte_vhost's thread takes the serving state for a message (at most once). */
 static void
@@ -374,10 +377,15 @@ vrdma_dev_poll(struct vrdma_dev *d)
 		work += ctrl_poll(d, &call);
 		work += roce_dev_poll(d->rdma->dev);
 	}
+	/* destroy_connection waits for this before rte_vhost frees the device */
+	if (call)
+		__atomic_store_n(&d->calling, true, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&d->poll_lock);
 	/* outside the lock: rte_vhost_vring_call() waits for rte_vhost's ring lock */
-	if (call)
+	if (call) {
 		rte_vhost_vring_call(vid, VRDMA_CTRL_RING);
+		__atomic_store_n(&d->calling, false, __ATOMIC_RELEASE);
+	}
 	return work;
 }
 
@@ -414,8 +422,10 @@ pre_msg(int vid, void *raw)
 {
 	struct vrdma_vu_msg *msg = raw;
 	struct vrdma_dev *d = dev_of_vid(vid);
+	uint16_t i;
 
-	if (d == NULL)
+	/* d->vid is only written on this thread */
+	if (d == NULL || d->vid != vid)
 		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
 	switch (msg->request) {
 	case VRDMA_VU_GET_CONFIG:
@@ -435,8 +445,10 @@ pre_msg(int vid, void *raw)
 	}
 	/*
 	 * Every other message may remap memory or move rings: the poller
-	 * stays out until the post-handler (or, when rte_vhost fails the
-	 * message and drops the connection, until destroy_connection).
+	 * stays out until the post-handler. rte_vhost skips the post-handler
+	 * of a message it fails (and may keep the connection): the hold then
+	 * lasts until the next message's post-handler or destroy_connection,
+	 * so whatever such a message may have torn down is dropped here first.
 	 */
 	msg_lock(d);
 	switch (msg->request) {
@@ -445,12 +457,31 @@ pre_msg(int vid, void *raw)
 		if (msg->size >= sizeof(uint32_t) && (uint32_t)msg->payload.u64 < VRDMA_MAX_RINGS)
 			ring_stop(d, (uint16_t)msg->payload.u64);
 		break;
+	case VU_SET_MEM_TABLE:
+		/* the old regions may be unmapped even if the message then fails */
+		for (i = 0; i < VRDMA_MAX_RINGS; i++) {
+			if (d->vq[i].live)
+				d->resume[i / 64] |= 1ull << (i % 64);
+			d->vq[i].live = false;
+		}
+		free(d->mem);
+		d->mem = NULL;
+		break;
 	case VU_RESET_OWNER:
+		/* rte_vhost unmaps guest memory and forgets every ring */
+		memset(d->vq, 0, sizeof(d->vq));
+		memset(d->resume, 0, sizeof(d->resume));
+		free(d->mem);
+		d->mem = NULL;
 		rdma_reset(d, true);
 		break;
 	case VU_SET_STATUS:
-		if (msg->size >= sizeof(uint64_t) && msg->payload.u64 == 0)
-			rdma_reset(d, true); /* the driver reset the device */
+		if (msg->size >= sizeof(uint64_t) && msg->payload.u64 == 0) {
+			/* the driver reset the device: its rings come back through vring_state_changed */
+			memset(d->vq, 0, sizeof(d->vq));
+			memset(d->resume, 0, sizeof(d->resume));
+			rdma_reset(d, true);
+		}
 		break;
 	default:
 		break;
@@ -474,10 +505,11 @@ post_msg(int vid, void *raw)
 {
 	struct vrdma_vu_msg *msg = raw;
 	struct vrdma_dev *d = dev_of_vid(vid);
+	unsigned int lost;
 	uint64_t f;
 	uint16_t i;
 
-	if (d == NULL)
+	if (d == NULL || d->vid != vid)
 		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
 	switch (msg->request) {
 	case VRDMA_VU_SET_FEATURES:
@@ -489,10 +521,15 @@ post_msg(int vid, void *raw)
 		/* the old regions are unmapped: new ring addresses, new MR pages */
 		mem_refresh(d);
 		for (i = 0; i < VRDMA_MAX_RINGS; i++)
-			if (d->vq[i].live)
+			if (d->resume[i / 64] & (1ull << (i % 64)))
 				ring_start(d, i, true);
-		if (d->rdma != NULL && vrdma_rdma_remap(d->rdma) > 0)
-			VRDMA_LOG(WARNING, "%s: MRs dropped: their pages left guest memory", d->path);
+		memset(d->resume, 0, sizeof(d->resume));
+		lost = d->rdma != NULL ? vrdma_rdma_remap(d->rdma) : 0;
+		if (lost > 0) {
+			__atomic_fetch_add(&d->mrs_lost, lost, __ATOMIC_RELAXED);
+			VRDMA_LOG(WARNING, "%s: %u MRs dropped: their pages left guest memory",
+				  d->path, lost);
+		}
 		break;
 	default:
 		break;
@@ -510,9 +547,15 @@ static int
 on_new_connection(int vid)
 {
 	struct vrdma_dev *d = dev_of_vid(vid);
+	bool taken;
 
 	if (d == NULL)
 		return -1;
+	/* one frontend per device: rte_vhost closes a second connection refused here */
+	if (d->vid >= 0) {
+		VRDMA_LOG(WARNING, "%s: second frontend refused (vid %d serves)", d->path, d->vid);
+		return -1;
+	}
 	if (rte_vhost_extern_callback_register(vid, &extern_ops, NULL) != 0) {
 		VRDMA_LOG(ERR, "%s: cannot intercept messages", d->path);
 		return -1;
@@ -524,12 +567,13 @@ on_new_connection(int vid)
 	memset(d->info.ready, 0, sizeof(d->info.ready));
 	d->info.connections++;
 	pthread_mutex_unlock(&d->lock);
-	rte_spinlock_lock(&d->poll_lock);
+	taken = cb_lock(d);
 	d->vid = vid;
 	d->roce = false;
 	memset(d->vq, 0, sizeof(d->vq));
+	memset(d->resume, 0, sizeof(d->resume));
 	rdma_reset(d, true);
-	rte_spinlock_unlock(&d->poll_lock);
+	cb_unlock(d, taken);
 	VRDMA_LOG(INFO, "%s: frontend connected (vid %d)", d->path, vid);
 	return 0;
 }
@@ -553,12 +597,16 @@ on_destroy_connection(int vid)
 
 	if (d == NULL)
 		return;
+	if (d->vid != vid)
+		return; /* a second frontend, refused at connection */
 	cb_lock(d);
-	if (d->vid == vid)
-		disconnect(d);
+	disconnect(d);
 	/* also ends the hold of a message rte_vhost failed (no post-handler then) */
 	d->msg_holds = false;
 	rte_spinlock_unlock(&d->poll_lock);
+	/* rte_vhost frees the device after this: no notification may still be running */
+	while (__atomic_load_n(&d->calling, __ATOMIC_ACQUIRE))
+		rte_pause();
 	/* last: a reader seeing no frontend sees its objects gone too */
 	pthread_mutex_lock(&d->lock);
 	if (d->info.vid == vid) {
@@ -575,7 +623,7 @@ on_features_changed(int vid, uint64_t features)
 	struct vrdma_dev *d = dev_of_vid(vid);
 	bool taken;
 
-	if (d == NULL)
+	if (d == NULL || d->vid != vid)
 		return 0;
 	taken = cb_lock(d);
 	features_set(d, features);
@@ -591,7 +639,7 @@ on_vring_state_changed(int vid, uint16_t ring, int enable)
 	uint64_t bit = 1ull << (ring % 64);
 	bool taken;
 
-	if (d == NULL || ring >= VRDMA_MAX_RINGS)
+	if (d == NULL || d->vid != vid || ring >= VRDMA_MAX_RINGS)
 		return 0;
 	taken = cb_lock(d);
 	if (enable)
@@ -755,6 +803,5 @@ vrdma_dev_info_get(struct vrdma_dev *dev, struct vrdma_dev_info *info)
 	info->vq_bad_addr = __atomic_load_n(&dev->vqst.bad_addr, __ATOMIC_RELAXED);
 	info->vq_too_long = __atomic_load_n(&dev->vqst.too_long, __ATOMIC_RELAXED);
 	info->rdma_resets = __atomic_load_n(&dev->rdma_resets, __ATOMIC_RELAXED);
-	info->mrs_lost = dev->rdma != NULL ?
-		__atomic_load_n(&dev->rdma->st.mrs_lost, __ATOMIC_RELAXED) : 0;
+	info->mrs_lost = __atomic_load_n(&dev->mrs_lost, __ATOMIC_RELAXED);
 }

@@ -12,9 +12,10 @@
  *
  * Oracle beyond the sanitizers: an OK answer is the ack byte and exactly
  * the command's ack data, within the room; a refusal is the ERR byte alone
- * and changes nothing (every PD, CQ, QP with its attributes, AH, GID and
- * user MR as before); the device is destroyed after each input (LeakSanitizer
- * sees anything it kept).
+ * and changes nothing (the first 64 PDs and AHs, every CQ, QP with its
+ * attributes, GID, the first 64 MRs (user and DMA) and the pages held as
+ * before; a CQ's arm state is not visible here); the device is destroyed
+ * after each input (LeakSanitizer sees anything it kept).
  */
 
 #include <limits.h>
@@ -36,7 +37,7 @@
 #define GMEM_LEN (64u << 10)
 #define MAX_QPS 8
 #define MAX_CQS 4
-#define SCAN 16
+#define SCAN 64
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -61,6 +62,7 @@ struct snap {
 	bool pd[SCAN + 1], cq[MAX_CQS], qp[MAX_QPS], ah[SCAN + 1], gid[128];
 	struct roce_qp_attr qa[MAX_QPS];
 	struct roce_mr *mr[64];
+	uint32_t pages;
 };
 
 static void
@@ -86,7 +88,8 @@ snap_take(struct vrdma_rdma *r, struct snap *s)
 	}
 	for (i = 0; i < 128; i++)
 		s->gid[i] = roce_gid_get(r->dev, i, g) == 0;
-	memcpy(s->mr, r->user_mrs, sizeof(s->mr));
+	memcpy(s->mr, r->mrs, sizeof(s->mr));
+	s->pages = r->pages;
 }
 
 int

@@ -322,8 +322,11 @@ test_invalid_commands_are_refused_without_change(void **state)
 	cq.cqe = rte_cpu_to_le_32(64);
 	assert_int_equal(send_cmd(&g, VRDMA_CMD_CREATE_CQ, &cq, 3), VRDMA_NET_ERR), refused++;
 	assert_int_equal(send_cmd(&g, VRDMA_CMD_CREATE_PD, &bad, 4), VRDMA_NET_ERR), refused++;
+	/* the refused creations made nothing: these are the first PD and CQ */
 	pdn = create(&g, VRDMA_CMD_CREATE_PD, NULL, 0);
+	assert_int_equal(pdn, 1);
 	cqn = create(&g, VRDMA_CMD_CREATE_CQ, &cq, sizeof(cq));
+	assert_int_equal(cqn, 0);
 	/* QPs: no such CQ, SMI, more WRs than max_qp_wr */
 	qp = qp_cmd(pdn, 2, 999);
 	assert_int_equal(send_cmd(&g, VRDMA_CMD_CREATE_QP, &qp, sizeof(qp)), VRDMA_NET_ERR),
@@ -337,6 +340,7 @@ test_invalid_commands_are_refused_without_change(void **state)
 		refused++;
 	qp = qp_cmd(pdn, 2, cqn);
 	qpn = create(&g, VRDMA_CMD_CREATE_QP, &qp, sizeof(qp));
+	assert_int_equal(qpn, 2); /* the first QP slot: no refused CREATE_QP took one */
 	/* objects in use stay */
 	assert_int_equal(send_cmd(&g, VRDMA_CMD_DESTROY_PD, &(uint32_t){ rte_cpu_to_le_32(pdn) },
 				  4), VRDMA_NET_ERR), refused++;
@@ -511,6 +515,42 @@ test_memory_change_retranslates_rings_and_mrs(void **state)
 	guest_down(&g);
 }
 
+/*
+ * RESET_OWNER: rte_vhost unmaps guest memory and forgets the rings; the
+ * device drops every object and its view of memory at once (polling right
+ * after must not touch the old mapping), and serves the frontend once it
+ * sets the device up again. A second frontend on the socket is refused.
+ */
+static void
+test_reset_owner_drops_objects_and_memory(void **state)
+{
+	struct vrdma_dev_info info;
+	struct vuf_conn *second;
+	struct guest g;
+	uint64_t f;
+	int i;
+
+	(void)state;
+	guest_up(&g, "owner.sock", true);
+	assert_int_equal(create(&g, VRDMA_CMD_CREATE_PD, NULL, 0), 1);
+	assert_int_equal(create(&g, VRDMA_CMD_CREATE_PD, NULL, 0), 2);
+	second = vuf_connect(g.path, TIMEOUT_MS);
+	if (second != NULL) /* accepted by the socket, then closed by the device */
+		assert_int_not_equal(vuf_get_features(second, &f), 0);
+	vuf_close(second);
+	assert_int_equal(vuf_send(g.c, VUF_RESET_OWNER, NULL, 0, NULL, 0), 0);
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(vrdma_dev_poll(g.dev), 0);
+	vrdma_dev_info_get(g.dev, &info);
+	assert_int_equal(info.rdma_resets, 1);
+	assert_int_equal(info.connections, 1);
+	vuf_vq_fini(&g.ctrl);
+	vuf_mem_destroy(g.mem);
+	guest_setup(&g, true);
+	assert_int_equal(create(&g, VRDMA_CMD_CREATE_PD, NULL, 0), 1);
+	guest_down(&g);
+}
+
 /* A disconnect destroys every object: a new connection starts from nothing. */
 static void
 test_disconnect_destroys_every_object(void **state)
@@ -554,6 +594,7 @@ main(void)
 		cmocka_unit_test(test_class_6_is_roce_only_when_negotiated),
 		cmocka_unit_test(test_malformed_chains_are_refused_and_the_device_keeps_serving),
 		cmocka_unit_test(test_memory_change_retranslates_rings_and_mrs),
+		cmocka_unit_test(test_reset_owner_drops_objects_and_memory),
 		cmocka_unit_test(test_disconnect_destroys_every_object),
 	};
 
