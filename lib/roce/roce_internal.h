@@ -229,7 +229,9 @@ struct roce_qp {
 		bool rwqe_open;         /* a receive WQE is being filled */
 		bool uc_drop;           /* UC: drop until the next FIRST/ONLY */
 		uint32_t offset;        /* bytes placed of the open message */
-		uint32_t wr_rkey;       /* WRITE in progress: its MR, looked up per packet */
+		uint32_t wr_rkey;       /* WRITE in progress: its MR's key, */
+		struct roce_mr *wr_mr;  /* the MR, valid while dev->mr_deregs == wr_deregs */
+		uint64_t wr_deregs;
 		uint64_t wr_va;
 		uint32_t wr_left;
 		uint32_t ack_psn;       /* coalesced ACK to send */
@@ -268,6 +270,7 @@ struct roce_dev {
 	uint8_t *gid_valid;
 	struct roce_tbl pds, mrs, cqs, ahs, qps;
 	uint8_t *mr_gen;        /* key byte of each MR slot */
+	uint64_t mr_deregs;     /* MRs deregistered so far: a cached MR is valid while unchanged */
 	uint16_t *qp_gen;       /* QPN generation of each QP slot */
 	struct roce_qp *gsi;
 	struct roce_wheel wheel;
@@ -314,7 +317,7 @@ roce_mr_covers(const struct roce_mr *mr, uint64_t iova, uint64_t len)
 {
 	if (iova < mr->iova || len > mr->length || iova - mr->iova > mr->length - len)
 		return false;
-	return !mr->dma || roce_mr_translates(mr, iova, len);
+	return likely(!mr->dma) || roce_mr_translates(mr, iova, len);
 }
 /* Host pointer of @p iova with the contiguous bytes from there (<= want). */
 uint8_t *roce_mr_ptr(const struct roce_mr *mr, uint64_t iova, uint32_t want, uint32_t *contig);

@@ -176,6 +176,7 @@ fail:
 int
 roce_mr_dereg(struct roce_mr *mr)
 {
+	mr->dev->mr_deregs++;
 	roce_tbl_free(&mr->dev->mrs, mr->index);
 	mr->pd->refs--;
 	rte_free(mr->page_addr);
@@ -257,7 +258,7 @@ roce_mr_ptr(const struct roce_mr *mr, uint64_t iova, uint32_t want, uint32_t *co
 	uint64_t off = iova - mr->iova;
 	uint64_t in_page, page;
 
-	if (mr->dma) {
+	if (unlikely(mr->dma)) {
 		uint64_t n = 0;
 		uint8_t *p = mr->xlate(mr->xlate_ctx, iova, want, &n);
 

@@ -280,7 +280,7 @@ roce_qp_get(struct roce_dev *dev, uint32_t qpn)
 
 	if (qpn == ROCE_GSI_QPN)
 		return dev->gsi;
-	if (dev->conf.first_qpn != 0) {
+	if (unlikely(dev->conf.first_qpn != 0)) {
 		if (qpn < dev->conf.first_qpn || qpn - dev->conf.first_qpn >= dev->lim.max_qp)
 			return NULL;
 		return roce_tbl_get(&dev->qps, qpn - dev->conf.first_qpn);

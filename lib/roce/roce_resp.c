@@ -534,6 +534,8 @@ resp_send_write(struct roce_qp *qp, struct roce_pkt *pkt, uint32_t flags)
 				return;
 			}
 			qp->resp.wr_rkey = pkt->rkey;
+			qp->resp.wr_mr = mr;
+			qp->resp.wr_deregs = qp->dev->mr_deregs;
 			qp->resp.wr_va = pkt->va;
 			qp->resp.wr_left = pkt->dma_len;
 			qp->resp.offset = 0;
@@ -577,11 +579,24 @@ resp_send_write(struct roce_qp *qp, struct roce_pkt *pkt, uint32_t flags)
 			return;
 		}
 	} else if (pkt->paylen > 0) {
-		/* looked up again: the MR may have been deregistered between packets */
-		struct roce_mr *mr = roce_mr_lookup(qp->dev, qp->resp.wr_rkey, true);
+		struct roce_mr *mr = qp->resp.wr_mr;
 
-		if (mr == NULL || mr->pd != qp->pd || !(mr->access & ROCE_ACCESS_REMOTE_WRITE) ||
-		    !roce_mr_covers(mr, qp->resp.wr_va, pkt->paylen)) {
+		/*
+		 * The MR checked at the first packet, unless an MR was deregistered
+		 * since (then looked up again: it may be gone). A DMA MR's pages
+		 * are checked each time (guest memory may have changed).
+		 */
+		if (qp->dev->mr_deregs != qp->resp.wr_deregs) {
+			mr = roce_mr_lookup(qp->dev, qp->resp.wr_rkey, true);
+			if (mr == NULL || mr->pd != qp->pd ||
+			    !(mr->access & ROCE_ACCESS_REMOTE_WRITE)) {
+				resp_fatal(qp, pkt, ROCE_NAK_REM_ACCESS, ROCE_WC_REM_ACCESS_ERR);
+				return;
+			}
+			qp->resp.wr_mr = mr;
+			qp->resp.wr_deregs = qp->dev->mr_deregs;
+		}
+		if (mr->dma && !roce_mr_covers(mr, qp->resp.wr_va, pkt->paylen)) {
 			resp_fatal(qp, pkt, ROCE_NAK_REM_ACCESS, ROCE_WC_REM_ACCESS_ERR);
 			return;
 		}
