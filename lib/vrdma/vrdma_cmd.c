@@ -67,8 +67,6 @@ vrdma_rdma_create(const struct vrdma_rdma_conf *c, char *err, size_t errlen)
 		return NULL;
 	}
 	memcpy(dc.mac, c->mac.addr_bytes, sizeof(dc.mac));
-	r->max_qps = c->max_qps;
-	r->max_cqs = c->max_cqs;
 	r->xlate = c->xlate;
 	r->xlate_ctx = c->xlate_ctx;
 	r->mrs = calloc(LIM_MR, sizeof(*r->mrs));
@@ -713,12 +711,10 @@ vrdma_cmd_exec(struct vrdma_rdma *r, const uint8_t *in, uint32_t inlen, uint8_t 
 		rc = d->run(&x);
 done:
 	if (rc == 0) {
-		r->st.ok++;
 		out[0] = VRDMA_NET_OK;
 		memcpy(out + 1, ack, x.ack_len);
 		return 1 + x.ack_len;
 	}
-	r->st.refused++;
 	out[0] = VRDMA_NET_ERR;
 	return 1;
 }

@@ -41,15 +41,8 @@ struct vrdma_rdma_conf {
 	void *cq_notify_arg;
 };
 
-struct vrdma_cmd_stats {
-	uint64_t ok;
-	uint64_t refused;            /* answered VIRTIO_NET_ERR */
-};
-
 struct vrdma_rdma {
 	struct roce_dev *dev;
-	uint32_t max_qps;
-	uint32_t max_cqs;
 	roce_xlate_fn xlate;
 	void *xlate_ctx;
 	struct roce_mr **mrs;        /* every MR by lkey >> 8, for remapping */
@@ -58,7 +51,6 @@ struct vrdma_rdma {
 	uint32_t *ah_pd;             /* PD of each AH handle */
 	roce_cq_notify_fn cq_notify;
 	void *cq_notify_arg;
-	struct vrdma_cmd_stats st;
 	char why[160];               /* the last refusal, for logs */
 };
 

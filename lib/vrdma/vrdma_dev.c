@@ -266,14 +266,6 @@ ring_stop(struct vrdma_dev *d, uint16_t idx)
 	vq->live = false;
 }
 
-static void
-cq_notify(void *arg, struct roce_cq *cq)
-{
-	/* completion rings come with the RDMA queues; nothing to signal yet */
-	(void)arg;
-	(void)cq;
-}
-
 /* Destroy every RDMA object (a new, empty lib/roce device when connected). */
 static void
 rdma_reset(struct vrdma_dev *d, bool connected)
@@ -289,8 +281,7 @@ rdma_reset(struct vrdma_dev *d, bool connected)
 		.pool = d->conf.pool,
 		.xlate = gpa_xlate,
 		.xlate_ctx = d,
-		.cq_notify = cq_notify,
-		.cq_notify_arg = d,
+		/* no cq_notify yet: completion rings come with the RDMA queues */
 	};
 	char err[ROCE_ERR_LEN];
 
