@@ -159,12 +159,19 @@ b_xstat() {
 		END { print v + 0 }' "$work/b.log"
 }
 
-# em COMMAND CONFIG: opa-em on the switch's third port.
+# em COMMAND CONFIG: opa-em on the switch's third port. Every MAD it sends
+# has a deadline, but nothing else bounds a run (EAL start-up, the memif
+# connection, exit): 120 s at most, so a stuck EM fails its command with a
+# clear message instead of stalling the caller until its test times out.
 em() {
-	"$build/app/opa-em/opa-em" --lcores 0@0 $fabric_eal --file-prefix "$prefix-em" \
+	local rc
+	timeout -k 5 120 "$build/app/opa-em/opa-em" --lcores 0@0 $fabric_eal \
+		--file-prefix "$prefix-em" \
 		--vdev "net_memif0,role=client,socket=$work/sw-em.sock,bsize=$FABRIC_BSIZE" -- "$@" 2>&1 |
 		grep -v '^rte_pmd_memif_probe'
-	return "${PIPESTATUS[0]}"
+	rc=${PIPESTATUS[0]}
+	[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || echo "fabric: opa-em $1 did not finish in 120 s" >&2
+	return "$rc"
 }
 
 # reap PID: wait for PID to exit, 30 s at most (a loaded 2-core machine can
