@@ -557,6 +557,8 @@ int roce_cq_destroy(struct roce_cq *cq);
 int roce_cq_poll(struct roce_cq *cq, struct roce_wc *wc, int n);
 /** Arm the CQ: notify once on the next (solicited) completion. @return 0 or -EINVAL. */
 int roce_cq_arm(struct roce_cq *cq, uint32_t flags);
+/** Completions waiting in the CQ (what roce_cq_poll() would take now). */
+uint32_t roce_cq_pending(const struct roce_cq *cq);
 /** The CQ's number (0..max_cq-1). */
 uint32_t roce_cq_handle(const struct roce_cq *cq);
 /** The CQ with number @p h, or NULL. */
@@ -588,6 +590,8 @@ int roce_qp_destroy(struct roce_qp *qp);
 uint32_t roce_qp_num(const struct roce_qp *qp);
 /** The QP with number @p qpn, or NULL. */
 struct roce_qp *roce_qp_get(struct roce_dev *dev, uint32_t qpn);
+/** The QP's state now. */
+enum roce_qp_state roce_qp_cur_state(const struct roce_qp *qp);
 /** Read the QP's counters. */
 void roce_qp_stats_get(const struct roce_qp *qp, struct roce_qp_stats *st);
 
@@ -605,6 +609,27 @@ int roce_post_send(struct roce_qp *qp, const struct roce_send_wr *wr, unsigned i
 /** Post receive work requests (see roce_post_send()). */
 int roce_post_recv(struct roce_qp *qp, const struct roce_recv_wr *wr, unsigned int n,
 		   unsigned int *bad);
+
+/**
+ * Fail a work request that cannot be posted (a malformed request from a
+ * queue the device reads, where no caller can be told synchronously): the
+ * QP enters ERR, its outstanding WRs are flushed in order, and then this
+ * WR completes with @p st on the send (or receive) CQ, as a WQE the
+ * hardware found bad would.
+ *
+ * @param recv
+ *   A receive WR (completes on the receive CQ as a RECV).
+ * @param opcode
+ *   The send WR's enum roce_wr_opcode (its completion's opcode); ignored
+ *   for a receive.
+ * @param st
+ *   The status, not ROCE_WC_SUCCESS.
+ * @return
+ *   0; -EINVAL (st is SUCCESS or unknown); -EPERM (QP in RESET: it has no
+ *   queues to complete on).
+ */
+int roce_post_error(struct roce_qp *qp, bool recv, uint64_t wr_id, uint8_t opcode,
+		    enum roce_wc_status st);
 
 /** Name of a completion status ("SUCCESS", "RETRY_EXC_ERR", ...). */
 const char *roce_wc_status_str(enum roce_wc_status st);

@@ -460,6 +460,12 @@ roce_cq_poll(struct roce_cq *cq, struct roce_wc *wc, int n)
 	return i;
 }
 
+uint32_t
+roce_cq_pending(const struct roce_cq *cq)
+{
+	return cq->head - cq->tail;
+}
+
 int
 roce_cq_arm(struct roce_cq *cq, uint32_t flags)
 {

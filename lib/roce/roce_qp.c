@@ -587,6 +587,12 @@ check_send_wr(struct roce_qp *qp, const struct roce_send_wr *wr, uint64_t *len)
 	return 0;
 }
 
+enum roce_qp_state
+roce_qp_cur_state(const struct roce_qp *qp)
+{
+	return qp->state;
+}
+
 int
 roce_post_send(struct roce_qp *qp, const struct roce_send_wr *wr, unsigned int n,
 	       unsigned int *bad)
@@ -822,6 +828,19 @@ roce_qp_flush(struct roce_qp *qp)
 	roce_timer_cancel(&qp->dev->wheel, &qp->comp.rnr_timer);
 }
 
+/* The QP enters ERR: every outstanding WR is flushed; the owner hears of it. */
+static void
+qp_enter_err(struct roce_qp *qp, enum roce_wc_status why)
+{
+	struct roce_dev *dev = qp->dev;
+
+	ROCE_LOG(DEBUG, "%s: QP %u enters ERR (%s)", dev->name, qp->qpn, roce_wc_status_str(why));
+	qp->state = ROCE_QPS_ERR;
+	roce_qp_flush(qp);
+	if (dev->conf.event_cb != NULL)
+		dev->conf.event_cb(dev->conf.event_arg, ROCE_EVENT_QP_FATAL, qp->qpn);
+}
+
 /*
  * A QP meets an error of its own: the oldest unfinished send WQE (if any)
  * completes with @p st, the QP enters ERR and the rest is flushed.
@@ -829,7 +848,6 @@ roce_qp_flush(struct roce_qp *qp)
 void
 roce_qp_error(struct roce_qp *qp, enum roce_wc_status st)
 {
-	struct roce_dev *dev = qp->dev;
 	uint32_t i;
 
 	if (qp->state == ROCE_QPS_ERR)
@@ -843,9 +861,27 @@ roce_qp_error(struct roce_qp *qp, enum roce_wc_status st)
 			break;
 		}
 	}
-	ROCE_LOG(DEBUG, "%s: QP %u enters ERR (%s)", dev->name, qp->qpn, roce_wc_status_str(st));
-	qp->state = ROCE_QPS_ERR;
-	roce_qp_flush(qp);
-	if (dev->conf.event_cb != NULL)
-		dev->conf.event_cb(dev->conf.event_arg, ROCE_EVENT_QP_FATAL, qp->qpn);
+	qp_enter_err(qp, st);
+}
+
+int
+roce_post_error(struct roce_qp *qp, bool recv, uint64_t wr_id, uint8_t opcode,
+		enum roce_wc_status st)
+{
+	struct roce_wc wc;
+
+	if (st == ROCE_WC_SUCCESS || st > ROCE_WC_GENERAL_ERR)
+		return roce_err(qp->dev, EINVAL, "post_error with status %u", st);
+	if (qp->state == ROCE_QPS_RESET)
+		return roce_err(qp->dev, EPERM, "QP %u: post in RESET", qp->qpn);
+	/* in ERR already, nothing is outstanding: posts there are flushed at once */
+	if (qp->state != ROCE_QPS_ERR)
+		qp_enter_err(qp, st);
+	memset(&wc, 0, sizeof(wc));
+	wc.wr_id = wr_id;
+	wc.status = st;
+	wc.opcode = recv ? ROCE_WC_RECV : wc_opcode(opcode);
+	wc.qp_num = qp->qpn;
+	roce_cq_push(recv ? qp->recv_cq : qp->send_cq, &wc, false);
+	return 0;
 }
