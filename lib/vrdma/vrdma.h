@@ -127,11 +127,19 @@ struct vrdma_dev_info {
 	uint64_t vq_too_long;     /**< chains longer than the device takes */
 	uint64_t mrs_lost;        /**< MRs dropped: a page vanished from guest memory */
 	uint64_t rdma_resets;     /**< RDMA state destroyed (disconnect, reset) */
+	uint64_t sq_posted;       /**< send queue requests posted */
+	uint64_t rq_posted;       /**< receive queue requests posted */
+	uint64_t wr_refused;      /**< malformed SQ/RQ requests: completed with LOC_QP_OP_ERR, QP in ERR */
+	uint64_t wq_bad_chain;    /**< SQ/RQ chains without a readable request: QP in ERR */
+	uint64_t cqe_written;     /**< completions written to completion queue buffers */
+	uint64_t cq_bad_chain;    /**< completion buffers refused (readable part, under 48 bytes) */
+	uint64_t cq_notified;     /**< armed CQs signalled */
 };
 
 /**
- * Serve the device once: run the control commands the driver queued and
- * the RoCE engine. Call it from one lcore per device; it never blocks (it
+ * Serve the device once: run the control commands the driver queued, take
+ * the send and receive queues' requests, run the RoCE engine and write
+ * completions to the completion queues. Call it from one lcore per device; it never blocks (it
  * returns 0 at once while rte_vhost is changing the device) and notifies
  * the guest after dropping its lock.
  * @param dev

@@ -235,4 +235,76 @@ struct vrdma_ctrl_hdr {
 	uint8_t cmd;
 } __rte_packed;
 
+/* ---------------- the RDMA queues ---------------- */
+
+/* send_flags of a send request */
+#define VRDMA_SEND_FENCE (1u << 0)
+#define VRDMA_SEND_SIGNALED (1u << 1)
+#define VRDMA_SEND_SOLICITED (1u << 2)
+#define VRDMA_SEND_INLINE (1u << 3)
+
+/* REQ_NOTIFY_CQ flags */
+#define VRDMA_NOTIFY_SOLICITED (1u << 0)
+#define VRDMA_NOTIFY_NEXT_COMPLETION (1u << 1)
+
+struct vrdma_sge {
+	uint64_t addr;
+	uint32_t length;
+	uint32_t lkey;
+} __rte_packed;
+
+/* A send queue request: this head, then num_sge x struct vrdma_sge (none when inline). */
+struct vrdma_sq_req {
+	uint64_t wr_id;
+	uint8_t opcode;       /* WRITE, WRITE_WITH_IMM, SEND, SEND_WITH_IMM, READ (lib/roce's values) */
+	uint8_t send_flags;   /* FENCE, SIGNALED, SOLICITED, INLINE (lib/roce's values) */
+	uint16_t padding;
+	uint32_t imm_data;    /* network byte order */
+	union {
+		struct {
+			uint64_t remote_addr;
+			uint32_t rkey;
+		} __rte_packed rdma;
+		struct {
+			uint32_t remote_qpn;
+			uint32_t remote_qkey;
+			uint32_t ah;
+		} __rte_packed ud;
+		uint64_t reserved[4];
+	};
+	uint8_t inline_data[512];
+	union {
+		uint32_t num_sge;
+		uint16_t inline_len;
+	};
+	uint32_t reserved2[3];
+} __rte_packed;
+
+/* A receive queue request: this head, then num_sge x struct vrdma_sge. */
+struct vrdma_rq_req {
+	uint64_t wr_id;
+	uint32_t num_sge;
+	uint32_t reserved[3];
+} __rte_packed;
+
+/* A completion, written into a completion queue buffer. */
+struct vrdma_cq_req {
+	uint64_t wr_id;
+	uint8_t status;       /* lib/roce's enum roce_wc_status values */
+	uint8_t opcode;       /* lib/roce's enum roce_wc_opcode values */
+	uint16_t padding;
+	uint32_t vendor_err;
+	uint32_t byte_len;
+	uint32_t imm_data;    /* network byte order */
+	uint32_t qp_num;
+	uint32_t src_qp;
+	uint32_t wc_flags;    /* GRH, WITH_IMM */
+	uint32_t reserved[3];
+} __rte_packed;
+
+static_assert(sizeof(struct vrdma_sge) == 16, "sge");
+static_assert(sizeof(struct vrdma_sq_req) == 576, "sq_req head");
+static_assert(sizeof(struct vrdma_rq_req) == 24, "rq_req head");
+static_assert(sizeof(struct vrdma_cq_req) == 48, "cq_req");
+
 #endif /* VRDMA_ABI_H */

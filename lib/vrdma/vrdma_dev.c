@@ -24,6 +24,7 @@
 #include "vrdma_cmd.h"
 #include "vrdma_virtio.h"
 #include "vrdma_vq.h"
+#include "vrdma_wq.h"
 
 RTE_LOG_REGISTER_DEFAULT(vrdma_logtype, NOTICE);
 #define VRDMA_LOG(level, fmt, ...) \
@@ -55,6 +56,7 @@ struct vrdma_dev {
 	uint64_t resume[VRDMA_MAX_RINGS / 64]; /* rings to restart after SET_MEM_TABLE */
 	bool calling;                 /* the poller is notifying the guest (outside the lock) */
 	uint8_t *ctrl_buf;            /* a command copied out of guest memory */
+	struct vrdma_wq wq;           /* the RDMA queues */
 };
 
 /* rte_vhost's callbacks name a device by vid; its socket path finds ours. */
@@ -281,7 +283,8 @@ rdma_reset(struct vrdma_dev *d, bool connected)
 		.pool = d->conf.pool,
 		.xlate = gpa_xlate,
 		.xlate_ctx = d,
-		/* no cq_notify yet: completion rings come with the RDMA queues */
+		.cq_notify = vrdma_wq_cq_notify,
+		.cq_notify_arg = &d->wq,
 	};
 	char err[ROCE_ERR_LEN];
 
@@ -290,6 +293,7 @@ rdma_reset(struct vrdma_dev *d, bool connected)
 		d->rdma = NULL;
 		d->rdma_resets++;
 	}
+	vrdma_wq_reset(&d->wq);
 	if (!connected)
 		return;
 	d->rdma = vrdma_rdma_create(&rc, err, sizeof(err));
@@ -326,7 +330,7 @@ ctrl_answer(struct vrdma_dev *d, const struct vrdma_chain *ch)
 }
 
 static unsigned int
-ctrl_poll(struct vrdma_dev *d, bool *call)
+ctrl_poll(struct vrdma_dev *d, uint64_t *call)
 {
 	struct vrdma_vq *vq = &d->vq[VRDMA_CTRL_RING];
 	struct vrdma_chain ch;
@@ -343,7 +347,7 @@ ctrl_poll(struct vrdma_dev *d, bool *call)
 				  d->path);
 			break;
 		}
-		*call = true;
+		call[0] |= 1ull << VRDMA_CTRL_RING;
 		if (rc < 0) {
 			d->ctrl_bad_chain++;
 			vrdma_vq_push(vq, ch.head, 0);
@@ -357,24 +361,33 @@ ctrl_poll(struct vrdma_dev *d, bool *call)
 unsigned int
 vrdma_dev_poll(struct vrdma_dev *d)
 {
-	unsigned int work = 0;
-	bool call = false;
+	uint64_t call[VRDMA_MAX_RINGS / 64] = { 0 };
+	unsigned int work = 0, i;
+	bool any;
 	int vid;
 
 	if (!rte_spinlock_trylock(&d->poll_lock))
 		return 0;
 	vid = d->vid;
 	if (d->rdma != NULL && d->mem != NULL) {
-		work += ctrl_poll(d, &call);
-		work += roce_dev_poll(d->rdma->dev);
+		work += ctrl_poll(d, call);
+		/* the control commands may have replaced neither: both are read here */
+		d->wq.r = d->rdma;
+		d->wq.vq = d->vq;
+		d->wq.mem = d->mem;
+		d->wq.vqst = &d->vqst;
+		work += vrdma_wq_poll(&d->wq, call);
 	}
+	any = (call[0] | call[1] | call[2] | call[3]) != 0;
 	/* destroy_connection waits for this before rte_vhost frees the device */
-	if (call)
+	if (any)
 		__atomic_store_n(&d->calling, true, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&d->poll_lock);
 	/* outside the lock: rte_vhost_vring_call() waits for rte_vhost's ring lock */
-	if (call) {
-		rte_vhost_vring_call(vid, VRDMA_CTRL_RING);
+	if (any) {
+		for (i = 0; i < VRDMA_MAX_RINGS; i++)
+			if (call[i / 64] & (1ull << (i % 64)))
+				rte_vhost_vring_call(vid, i);
 		__atomic_store_n(&d->calling, false, __ATOMIC_RELEASE);
 	}
 	return work;
@@ -714,6 +727,8 @@ vrdma_dev_create(const struct vrdma_conf *conf)
 	d->features = net_features() | (1ull << conf->roce_bit);
 	d->info.vid = -1;
 	d->vid = -1;
+	d->wq.max_qps = conf->max_qps;
+	d->wq.max_cqs = conf->max_cqs;
 	pthread_mutex_init(&d->lock, NULL);
 	rte_spinlock_init(&d->poll_lock);
 	d->ctrl_buf = malloc(VRDMA_CTRL_MAX_IN);
@@ -795,4 +810,11 @@ vrdma_dev_info_get(struct vrdma_dev *dev, struct vrdma_dev_info *info)
 	info->vq_too_long = __atomic_load_n(&dev->vqst.too_long, __ATOMIC_RELAXED);
 	info->rdma_resets = __atomic_load_n(&dev->rdma_resets, __ATOMIC_RELAXED);
 	info->mrs_lost = __atomic_load_n(&dev->mrs_lost, __ATOMIC_RELAXED);
+	info->sq_posted = __atomic_load_n(&dev->wq.st.sq_posted, __ATOMIC_RELAXED);
+	info->rq_posted = __atomic_load_n(&dev->wq.st.rq_posted, __ATOMIC_RELAXED);
+	info->wr_refused = __atomic_load_n(&dev->wq.st.wr_refused, __ATOMIC_RELAXED);
+	info->wq_bad_chain = __atomic_load_n(&dev->wq.st.wq_bad_chain, __ATOMIC_RELAXED);
+	info->cqe_written = __atomic_load_n(&dev->wq.st.cqe_written, __ATOMIC_RELAXED);
+	info->cq_bad_chain = __atomic_load_n(&dev->wq.st.cq_bad_chain, __ATOMIC_RELAXED);
+	info->cq_notified = __atomic_load_n(&dev->wq.st.cq_notified, __ATOMIC_RELAXED);
 }
