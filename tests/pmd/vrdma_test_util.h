@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_ring.h>
 
@@ -31,7 +32,7 @@ static char sock_dir[64];
 /* the wire side of every device: RoCE frames in and out */
 static struct rte_ring *vt_rx, *vt_tx;
 
-static int
+static __rte_unused int
 group_up(void **state)
 {
 	if (test_eal_setup(state) < 0)
@@ -44,7 +45,7 @@ group_up(void **state)
 	return mkdtemp(sock_dir) == NULL ? -1 : 0;
 }
 
-static int
+static __rte_unused int
 group_down(void **state)
 {
 	rmdir(sock_dir);
@@ -53,14 +54,14 @@ group_down(void **state)
 	return test_eal_teardown(state);
 }
 
-static void
+static __rte_unused void
 sock_path(char *buf, size_t len, const char *name)
 {
 	snprintf(buf, len, "%s/%s", sock_dir, name);
 }
 
 /* Wait until @p pred holds for @p dev's info, or TIMEOUT_MS. */
-static bool
+static __rte_unused bool
 wait_info(struct vrdma_dev *dev, bool (*pred)(const struct vrdma_dev_info *, const void *),
 	  const void *arg, struct vrdma_dev_info *info)
 {
@@ -75,21 +76,21 @@ wait_info(struct vrdma_dev *dev, bool (*pred)(const struct vrdma_dev_info *, con
 	return false;
 }
 
-static bool
+static __rte_unused bool
 has_vid(const struct vrdma_dev_info *i, const void *arg)
 {
 	(void)arg;
 	return i->vid >= 0;
 }
 
-static bool
+static __rte_unused bool
 no_vid(const struct vrdma_dev_info *i, const void *arg)
 {
 	(void)arg;
 	return i->vid < 0;
 }
 
-static bool
+static __rte_unused bool
 ring_is(const struct vrdma_dev_info *i, const void *arg)
 {
 	const int *want = arg; /* ring, ready */
@@ -98,7 +99,7 @@ ring_is(const struct vrdma_dev_info *i, const void *arg)
 }
 
 /* Default configuration for a socket named @p name in the test's directory. */
-static void
+static __rte_unused void
 conf_for(struct vrdma_conf *conf, char *path, size_t len, const char *name)
 {
 	sock_path(path, len, name);
@@ -109,7 +110,7 @@ conf_for(struct vrdma_conf *conf, char *path, size_t len, const char *name)
 }
 
 /* Create the device and attach a frontend; @p info shows the connection. */
-static struct vrdma_dev *
+static __rte_unused struct vrdma_dev *
 attach(const struct vrdma_conf *conf, struct vuf_conn **c, struct vrdma_dev_info *info)
 {
 	struct vrdma_dev *dev = vrdma_dev_create(conf);
@@ -122,7 +123,7 @@ attach(const struct vrdma_conf *conf, struct vuf_conn **c, struct vrdma_dev_info
 }
 
 /* Close the frontend, see the device notice, destroy it. */
-static void
+static __rte_unused void
 detach(struct vrdma_dev *dev, struct vuf_conn *c, const char *path)
 {
 	struct vrdma_dev_info info;

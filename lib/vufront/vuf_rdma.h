@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef VUF_RDMA_H
+#define VUF_RDMA_H
+
+/**
+ * @file
+ * The guest driver of a virtio-net device with RoCE queues, over lib/vufront:
+ * negotiation, guest memory, the control queue's commands, and the send,
+ * receive and completion queues, behind a verbs-like API. Requests and
+ * completions are the RFC's layouts (vrdma_abi.h). Not thread-safe: one
+ * thread drives a device.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vrdma_abi.h"
+#include "vuf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** How to reach and drive the device. */
+struct vuf_rdma_conf {
+	const char *path;        /**< the backend's vhost-user socket */
+	size_t mem_size;         /**< guest memory, one region (buffers, rings, requests) */
+	uint64_t gpa_base;       /**< its guest-physical address */
+	unsigned int roce_bit;   /**< RoCE feature bit (the RFC: 55) */
+	uint8_t ctrl_class;      /**< RoCE control class (the RFC: 6) */
+	unsigned int timeout_ms; /**< wait for a reply or a control answer */
+	/**
+	 * Called while waiting for the device, e.g. to poll a backend that runs
+	 * in the same thread; NULL for a backend of its own.
+	 */
+	void (*poll)(void *arg);
+	void *poll_arg;
+};
+
+struct vuf_rdma;
+
+/**
+ * Connect, negotiate VERSION_1, CTRL_VQ and RoCE, map guest memory and
+ * start the control queue.
+ * @return NULL with @p err saying why.
+ */
+struct vuf_rdma *vuf_rdma_open(const struct vuf_rdma_conf *conf, char *err, size_t errlen);
+
+/** Disconnect and free everything (NULL is ignored). */
+void vuf_rdma_close(struct vuf_rdma *d);
+
+/** Guest memory, to place buffers in (vuf_mem_alloc()). */
+struct vuf_mem *vuf_rdma_mem(struct vuf_rdma *d);
+
+/** The device's max_rdma_qps and max_rdma_cqs (configuration space). */
+void vuf_rdma_limits(const struct vuf_rdma *d, uint32_t *max_qps, uint32_t *max_cqs);
+
+/**
+ * Run control command @p cmd with @p len bytes of data; up to @p acklen
+ * bytes of its ack-specific data go to @p ack.
+ * @return 0; -EIO when the device answered VIRTIO_NET_ERR; -ETIMEDOUT;
+ *   another negative errno.
+ */
+int vuf_rdma_cmd(struct vuf_rdma *d, uint8_t cmd, const void *data, uint32_t len, void *ack,
+		 uint32_t acklen);
+
+/** CREATE_PD. */
+int vuf_rdma_create_pd(struct vuf_rdma *d, uint32_t *pdn);
+
+/**
+ * CREATE_CQ of @p cqe entries, and its completion ring (as many 48-byte
+ * buffers, at most 4096), all made available to the device.
+ */
+int vuf_rdma_create_cq(struct vuf_rdma *d, uint32_t cqe, uint32_t *cqn);
+
+/** DESTROY_CQ; its ring is stopped. */
+int vuf_rdma_destroy_cq(struct vuf_rdma *d, uint32_t cqn);
+
+/**
+ * REG_USER_MR over @p len bytes at @p addr (guest memory), its 4 KiB pages
+ * by guest-physical address.
+ */
+int vuf_rdma_reg_mr(struct vuf_rdma *d, uint32_t pdn, void *addr, uint64_t len, uint32_t access,
+		    uint32_t *lkey, uint32_t *rkey);
+
+/** Guest-physical address of @p va (for SGEs and remote addresses). */
+uint64_t vuf_rdma_gpa(const struct vuf_rdma *d, const void *va);
+
+/**
+ * CREATE_QP, and its send and receive rings (sized by the caps, rounded up
+ * to a power of two).
+ */
+int vuf_rdma_create_qp(struct vuf_rdma *d, const struct vrdma_cmd_create_qp *c, uint32_t *qpn);
+
+/** MODIFY_QP. */
+int vuf_rdma_modify_qp(struct vuf_rdma *d, const struct vrdma_cmd_modify_qp *m);
+
+/** QUERY_QP of every attribute. */
+int vuf_rdma_query_qp(struct vuf_rdma *d, uint32_t qpn, struct vrdma_ack_query_qp *a);
+
+/** DESTROY_QP; its rings are stopped. */
+int vuf_rdma_destroy_qp(struct vuf_rdma *d, uint32_t qpn);
+
+/**
+ * Queue a send request: @p req's head (num_sge, or inline_len with
+ * VIRTIO_IB_SEND_INLINE, says how much follows) and @p sg. Kicks.
+ * @return 0; -ENOSPC when the send ring is full (poll the CQ); -EINVAL.
+ */
+int vuf_rdma_post_send(struct vuf_rdma *d, uint32_t qpn, const struct vrdma_sq_req *req,
+		       const struct vrdma_sge *sg);
+
+/** Queue a receive request of @p n SGEs (see vuf_rdma_post_send()). */
+int vuf_rdma_post_recv(struct vuf_rdma *d, uint32_t qpn, uint64_t wr_id,
+		       const struct vrdma_sge *sg, uint32_t n);
+
+/**
+ * Take up to @p n completions of CQ @p cqn (the buffers go back to the
+ * device). @return how many, or a negative errno.
+ */
+int vuf_rdma_poll_cq(struct vuf_rdma *d, uint32_t cqn, struct vrdma_cq_req *wc, int n);
+
+/** REQ_NOTIFY_CQ with VIRTIO_IB_NOTIFY_* @p flags. */
+int vuf_rdma_req_notify(struct vuf_rdma *d, uint32_t cqn, uint32_t flags);
+
+/**
+ * Consume a notification of CQ @p cqn (its call eventfd).
+ * @return true when the device signalled since the last call.
+ */
+bool vuf_rdma_cq_signalled(struct vuf_rdma *d, uint32_t cqn);
+
+/** Ring @p index of the device (tests that misbehave on purpose). */
+struct vuf_vq *vuf_rdma_ring(struct vuf_rdma *d, uint32_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VUF_RDMA_H */

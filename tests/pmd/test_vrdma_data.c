@@ -1,0 +1,590 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/*
+ * lib/vrdma's RDMA queues: two devices whose wires are joined ring to ring,
+ * each driven by lib/vufront's RDMA driver (vuf_rdma) as its guest. RC SEND,
+ * WRITE and READ and UD SEND move the bytes and complete as the RFC lays
+ * completions out; an armed CQ signals the guest, an unarmed one does not;
+ * malformed requests complete with LOC_QP_OP_ERR and put their QP in ERR;
+ * a CQ the guest stops draining overflows into QP ERR, never a silent loss
+ * of what it holds.
+ */
+
+#include <endian.h>
+#include <errno.h>
+
+#include "vrdma_test_util.h"
+#include "vuf_rdma.h"
+
+#define MEM_SIZE (8u << 20)
+#define BUF 8192
+
+struct node {
+	struct vrdma_conf conf;
+	struct vrdma_dev *dev;
+	struct vuf_rdma *d;
+	char path[128];
+	uint32_t pdn, cqn, qpn, lkey, rkey;
+	uint8_t *buf;        /* registered */
+	uint8_t gid[16];
+	uint8_t mac[6];
+};
+
+static struct node na, nb;
+static struct rte_ring *a2b, *b2a;
+
+static void
+poll_both(void *arg)
+{
+	(void)arg;
+	if (na.dev != NULL)
+		vrdma_dev_poll(na.dev);
+	if (nb.dev != NULL)
+		vrdma_dev_poll(nb.dev);
+}
+
+static void
+node_up(struct node *n, const char *name, uint8_t last, struct rte_ring *rx, struct rte_ring *tx)
+{
+	struct vuf_rdma_conf vc = {
+		.mem_size = MEM_SIZE, .gpa_base = 0x40000000, .roce_bit = 55, .ctrl_class = 6,
+		.timeout_ms = TIMEOUT_MS, .poll = poll_both,
+	};
+	struct vrdma_cmd_add_gid g = { .index = 0 };
+	struct vrdma_dev_info info;
+	char err[128];
+
+	conf_for(&n->conf, n->path, sizeof(n->path), name);
+	n->conf.roce_rx = rx;
+	n->conf.roce_tx = tx;
+	n->conf.mac.addr_bytes[5] = last;
+	memcpy(n->mac, n->conf.mac.addr_bytes, 6);
+	n->dev = vrdma_dev_create(&n->conf);
+	assert_non_null(n->dev);
+	vc.path = n->path;
+	n->d = vuf_rdma_open(&vc, err, sizeof(err));
+	if (n->d == NULL)
+		fail_msg("vuf_rdma_open: %s", err);
+	assert_true(wait_info(n->dev, has_vid, NULL, &info));
+	/* ::ffff:10.0.0.last */
+	memset(n->gid, 0, sizeof(n->gid));
+	n->gid[10] = n->gid[11] = 0xff;
+	n->gid[12] = 10;
+	n->gid[15] = last;
+	memcpy(g.gid, n->gid, 16);
+	assert_int_equal(vuf_rdma_cmd(n->d, VRDMA_CMD_ADD_GID, &g, sizeof(g), NULL, 0), 0);
+	assert_int_equal(vuf_rdma_create_pd(n->d, &n->pdn), 0);
+	assert_int_equal(vuf_rdma_create_cq(n->d, 64, &n->cqn), 0);
+	n->buf = vuf_mem_alloc(vuf_rdma_mem(n->d), BUF, 4096);
+	assert_non_null(n->buf);
+	assert_int_equal(vuf_rdma_reg_mr(n->d, n->pdn, n->buf, BUF, 1 | 2 | 4, &n->lkey, &n->rkey),
+			 0);
+}
+
+static void
+node_down(struct node *n)
+{
+	struct vrdma_dev_info info;
+
+	vuf_rdma_close(n->d);
+	assert_true(wait_info(n->dev, no_vid, NULL, &info));
+	vrdma_dev_destroy(n->dev);
+	unlink(n->path);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	a2b = rte_ring_create("a2b", 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	b2a = rte_ring_create("b2a", 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (a2b == NULL || b2a == NULL)
+		return -1;
+	memset(&na, 0, sizeof(na));
+	memset(&nb, 0, sizeof(nb));
+	node_up(&na, "a.sock", 1, b2a, a2b);
+	node_up(&nb, "b.sock", 2, a2b, b2a);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	node_down(&na);
+	node_down(&nb);
+	rte_ring_free(a2b);
+	rte_ring_free(b2a);
+	return 0;
+}
+
+static struct vrdma_cmd_create_qp
+qp_cmd(const struct node *n, uint8_t type, uint32_t cq)
+{
+	struct vrdma_cmd_create_qp q = {
+		.pdn = htole32(n->pdn), .qp_type = type,
+		.send_cqn = htole32(cq), .recv_cqn = htole32(cq),
+		.cap = { .max_send_wr = htole32(32), .max_recv_wr = htole32(32),
+			 .max_send_sge = htole32(4), .max_recv_sge = htole32(4),
+			 .max_inline_data = htole32(64) },
+	};
+
+	return q;
+}
+
+static void
+modify(struct node *n, uint32_t qpn, uint8_t state, uint32_t mask, struct vrdma_cmd_modify_qp *m)
+{
+	m->qpn = htole32(qpn);
+	m->qp_state = state;
+	m->attr_mask = htole32(mask | 1u);
+	assert_int_equal(vuf_rdma_modify_qp(n->d, m), 0);
+}
+
+/* RESET -> INIT -> RTR -> RTS of an RC QP of @p n towards @p peer's QP. */
+static void
+rc_connect(struct node *n, uint32_t qpn, const struct node *peer, uint32_t peer_qpn)
+{
+	struct vrdma_cmd_modify_qp m;
+
+	memset(&m, 0, sizeof(m));
+	m.a.qp_access_flags = htole32(1 | 2 | 4);
+	modify(n, qpn, 1, 1u << 2, &m);                   /* INIT: ACCESS_FLAGS */
+	memset(&m, 0, sizeof(m));
+	m.path_mtu = 3;                                   /* 1024 */
+	m.max_dest_rd_atomic = 4;
+	m.min_rnr_timer = 1;
+	m.a.dest_qp_num = htole32(peer_qpn);
+	m.a.rq_psn = htole32(100);
+	memcpy(m.a.ah_attr.grh.dgid, peer->gid, 16);
+	m.a.ah_attr.grh.hop_limit = 64;
+	memcpy(m.a.ah_attr.dmac, peer->mac, 6);
+	/* AV, PATH_MTU, RQ_PSN, MAX_DEST_RD_ATOMIC, MIN_RNR_TIMER, DEST_QPN */
+	modify(n, qpn, 2, 1u << 4 | 1u << 5 | 1u << 9 | 1u << 13 | 1u << 11 | 1u << 15, &m);
+	memset(&m, 0, sizeof(m));
+	m.timeout = 14;
+	m.retry_cnt = 7;
+	m.rnr_retry = 7;
+	m.max_rd_atomic = 4;
+	m.a.sq_psn = htole32(100);
+	/* TIMEOUT, RETRY_CNT, RNR_RETRY, SQ_PSN, MAX_QP_RD_ATOMIC */
+	modify(n, qpn, 3, 1u << 6 | 1u << 7 | 1u << 8 | 1u << 12 | 1u << 10, &m);
+}
+
+/* Poll @p n's CQ until @p want completions came (or fail). */
+static void
+wait_wc(struct node *n, uint32_t cqn, struct vrdma_cq_req *wc, int want)
+{
+	uint64_t end = rte_get_timer_cycles() + TIMEOUT_MS * rte_get_timer_hz() / 1000;
+	int got = 0;
+
+	while (got < want) {
+		int r;
+
+		poll_both(NULL);
+		r = vuf_rdma_poll_cq(n->d, cqn, wc + got, want - got);
+		assert_true(r >= 0);
+		got += r;
+		if (rte_get_timer_cycles() > end)
+			fail_msg("%d of %d completions", got, want);
+	}
+}
+
+static struct vrdma_sge
+sge(const struct node *n, uint32_t off, uint32_t len)
+{
+	struct vrdma_sge s = {
+		.addr = htole64(vuf_rdma_gpa(n->d, n->buf + off)),
+		.length = htole32(len), .lkey = htole32(n->lkey),
+	};
+
+	return s;
+}
+
+static void
+assert_wc(const struct vrdma_cq_req *wc, uint64_t wr_id, uint8_t status, uint8_t opcode,
+	  uint32_t qpn)
+{
+	assert_int_equal(le64toh(wc->wr_id), wr_id);
+	assert_int_equal(wc->status, status);
+	assert_int_equal(wc->opcode, opcode);
+	assert_int_equal(le32toh(wc->qp_num), qpn);
+}
+
+static void
+rc_pair(uint32_t *qa, uint32_t *qb)
+{
+	struct vrdma_cmd_create_qp c = qp_cmd(&na, 2, na.cqn);
+
+	assert_int_equal(vuf_rdma_create_qp(na.d, &c, qa), 0);
+	c = qp_cmd(&nb, 2, nb.cqn);
+	assert_int_equal(vuf_rdma_create_qp(nb.d, &c, qb), 0);
+	rc_connect(&na, *qa, &nb, *qb);
+	rc_connect(&nb, *qb, &na, *qa);
+}
+
+static void
+rc_destroy(uint32_t qa, uint32_t qb)
+{
+	assert_int_equal(vuf_rdma_destroy_qp(na.d, qa), 0);
+	assert_int_equal(vuf_rdma_destroy_qp(nb.d, qb), 0);
+}
+
+/* RC SEND (SGEs and inline), WRITE with immediate, READ: bytes and completions. */
+static void
+test_rc_send_write_read_move_the_bytes(void **state)
+{
+	struct vrdma_sq_req r;
+	struct vrdma_sge s[2];
+	struct vrdma_cq_req wc[4];
+	struct vrdma_dev_info ia, ib;
+	uint32_t qa, qb, i;
+
+	(void)state;
+	rc_pair(&qa, &qb);
+	for (i = 0; i < BUF; i++) {
+		na.buf[i] = (uint8_t)(i * 7 + 1);
+		nb.buf[i] = 0;
+	}
+	/* SEND of 3000 bytes from two SGEs into B's receive of 4096 */
+	s[0] = sge(&nb, 0, 4096);
+	assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 0xb1, s, 1), 0);
+	memset(&r, 0, sizeof(r));
+	r.wr_id = htole64(0xa1);
+	r.opcode = 2; /* SEND */
+	r.send_flags = VRDMA_SEND_SIGNALED;
+	r.num_sge = htole32(2);
+	s[0] = sge(&na, 0, 1000);
+	s[1] = sge(&na, 1000, 2000);
+	assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, s), 0);
+	wait_wc(&na, na.cqn, wc, 1);
+	assert_wc(&wc[0], 0xa1, 0, 0 /* SEND */, qa);
+	wait_wc(&nb, nb.cqn, wc, 1);
+	assert_wc(&wc[0], 0xb1, 0, 3 /* RECV */, qb);
+	assert_int_equal(le32toh(wc[0].byte_len), 3000);
+	assert_memory_equal(nb.buf, na.buf, 3000);
+
+	/* inline SEND: the bytes travel in the request */
+	assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 0xb2, (s[0] = sge(&nb, 4096, 64), s), 1), 0);
+	memset(&r, 0, sizeof(r));
+	r.wr_id = htole64(0xa2);
+	r.opcode = 2;
+	r.send_flags = VRDMA_SEND_SIGNALED | VRDMA_SEND_INLINE;
+	r.inline_len = htole16(48);
+	memcpy(r.inline_data, "inline bytes travel in the send request itself!", 48);
+	assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, NULL), 0);
+	wait_wc(&na, na.cqn, wc, 1);
+	assert_wc(&wc[0], 0xa2, 0, 0, qa);
+	wait_wc(&nb, nb.cqn, wc, 1);
+	assert_wc(&wc[0], 0xb2, 0, 3, qb);
+	assert_int_equal(le32toh(wc[0].byte_len), 48);
+	assert_memory_equal(nb.buf + 4096, "inline bytes travel in the send request itself!", 48);
+
+	/* WRITE_WITH_IMM of 5000 bytes into B's MR at 2048: consumes a receive */
+	assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 0xb3, NULL, 0), 0);
+	memset(&r, 0, sizeof(r));
+	r.wr_id = htole64(0xa3);
+	r.opcode = 1; /* WRITE_WITH_IMM */
+	r.send_flags = VRDMA_SEND_SIGNALED;
+	r.imm_data = htobe32(0x12345678);
+	r.rdma.remote_addr = htole64(vuf_rdma_gpa(nb.d, nb.buf + 2048));
+	r.rdma.rkey = htole32(nb.rkey);
+	r.num_sge = htole32(1);
+	s[0] = sge(&na, 100, 5000);
+	assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, s), 0);
+	wait_wc(&na, na.cqn, wc, 1);
+	assert_wc(&wc[0], 0xa3, 0, 1 /* RDMA_WRITE */, qa);
+	wait_wc(&nb, nb.cqn, wc, 1);
+	assert_wc(&wc[0], 0xb3, 0, 4 /* RECV_RDMA_WITH_IMM */, qb);
+	assert_int_equal(be32toh(wc[0].imm_data), 0x12345678);
+	assert_true(le32toh(wc[0].wc_flags) & 2 /* WITH_IMM */);
+	assert_memory_equal(nb.buf + 2048, na.buf + 100, 5000);
+
+	/* READ 6000 bytes of B's MR back into A's at 0 */
+	for (i = 0; i < BUF; i++)
+		nb.buf[i] = (uint8_t)(i * 13 + 5);
+	memset(na.buf, 0, BUF);
+	memset(&r, 0, sizeof(r));
+	r.wr_id = htole64(0xa4);
+	r.opcode = 4; /* READ */
+	r.send_flags = VRDMA_SEND_SIGNALED;
+	r.rdma.remote_addr = htole64(vuf_rdma_gpa(nb.d, nb.buf + 1000));
+	r.rdma.rkey = htole32(nb.rkey);
+	r.num_sge = htole32(1);
+	s[0] = sge(&na, 0, 6000);
+	assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, s), 0);
+	wait_wc(&na, na.cqn, wc, 1);
+	assert_wc(&wc[0], 0xa4, 0, 2 /* RDMA_READ */, qa);
+	assert_int_equal(le32toh(wc[0].byte_len), 6000);
+	assert_memory_equal(na.buf, nb.buf + 1000, 6000);
+
+	vrdma_dev_info_get(na.dev, &ia);
+	vrdma_dev_info_get(nb.dev, &ib);
+	assert_int_equal(ia.sq_posted, 4);
+	assert_int_equal(ib.rq_posted, 3);
+	assert_true(ia.cqe_written >= 4 && ib.cqe_written >= 3);
+	assert_int_equal(ia.wr_refused + ib.wr_refused + ia.wq_bad_chain + ib.wq_bad_chain, 0);
+	rc_destroy(qa, qb);
+}
+
+/* UD SEND through an AH: the receive holds the GRH, the completion names the sender. */
+static void
+test_ud_send_through_an_ah(void **state)
+{
+	struct vrdma_cmd_create_ah ah = { .pdn = htole32(na.pdn) };
+	struct vrdma_cmd_create_qp c;
+	struct vrdma_cmd_modify_qp m;
+	struct vrdma_cq_req wc[2];
+	struct vrdma_sq_req r;
+	struct vrdma_sge s;
+	uint32_t qa, qb, ahn, i;
+	struct {
+		struct node *n;
+		uint32_t *q;
+	} both[2] = { { &na, &qa }, { &nb, &qb } };
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		struct node *n = both[i].n;
+
+		c = qp_cmd(n, 4, n->cqn);
+		assert_int_equal(vuf_rdma_create_qp(n->d, &c, both[i].q), 0);
+		memset(&m, 0, sizeof(m));
+		m.a.qkey = htole32(0x1111);
+		modify(n, *both[i].q, 1, 1u << 3, &m);    /* INIT: QKEY */
+		memset(&m, 0, sizeof(m));
+		modify(n, *both[i].q, 2, 0, &m);          /* RTR */
+		memset(&m, 0, sizeof(m));
+		m.a.sq_psn = htole32(7);
+		modify(n, *both[i].q, 3, 1u << 12, &m);   /* RTS: SQ_PSN */
+	}
+	memcpy(ah.ah_attr.grh.dgid, nb.gid, 16);
+	ah.ah_attr.grh.hop_limit = 64;
+	memcpy(ah.ah_attr.dmac, nb.mac, 6);
+	{
+		struct vrdma_ack_handle h;
+
+		assert_int_equal(vuf_rdma_cmd(na.d, VRDMA_CMD_CREATE_AH, &ah, sizeof(ah), &h,
+					      sizeof(h)), 0);
+		ahn = le32toh(h.handle);
+	}
+	for (i = 0; i < 512; i++)
+		na.buf[i] = (uint8_t)(i ^ 0x5a);
+	memset(nb.buf, 0, 1024);
+	s = sge(&nb, 0, 40 + 512);
+	assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 0xd1, &s, 1), 0);
+	memset(&r, 0, sizeof(r));
+	r.wr_id = htole64(0xc1);
+	r.opcode = 2;
+	r.send_flags = VRDMA_SEND_SIGNALED;
+	r.ud.remote_qpn = htole32(qb);
+	r.ud.remote_qkey = htole32(0x1111);
+	r.ud.ah = htole32(ahn);
+	r.num_sge = htole32(1);
+	s = sge(&na, 0, 512);
+	assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, &s), 0);
+	wait_wc(&na, na.cqn, wc, 1);
+	assert_wc(&wc[0], 0xc1, 0, 0, qa);
+	wait_wc(&nb, nb.cqn, wc, 1);
+	assert_wc(&wc[0], 0xd1, 0, 3, qb);
+	assert_int_equal(le32toh(wc[0].byte_len), 40 + 512);
+	assert_int_equal(le32toh(wc[0].src_qp), qa);
+	assert_true(le32toh(wc[0].wc_flags) & 1 /* GRH */);
+	assert_memory_equal(nb.buf + 40, na.buf, 512);
+	assert_int_equal(vuf_rdma_destroy_qp(na.d, qa), 0);
+	assert_int_equal(vuf_rdma_destroy_qp(nb.d, qb), 0);
+}
+
+/* REQ_NOTIFY_CQ: the CQ's ring is signalled once a completion is there, and only when armed. */
+static void
+test_armed_cq_signals_the_guest_once(void **state)
+{
+	struct vrdma_cq_req wc[1];
+	struct vrdma_sq_req r;
+	struct vrdma_sge s;
+	uint32_t qa, qb, k;
+
+	(void)state;
+	rc_pair(&qa, &qb);
+	(void)vuf_rdma_cq_signalled(nb.d, nb.cqn);
+	for (k = 0; k < 2; k++) {
+		bool armed = k == 1;
+
+		if (armed)
+			assert_int_equal(vuf_rdma_req_notify(nb.d, nb.cqn,
+							     VRDMA_NOTIFY_NEXT_COMPLETION), 0);
+		s = sge(&nb, 0, 64);
+		assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 0xe0 + k, &s, 1), 0);
+		memset(&r, 0, sizeof(r));
+		r.wr_id = htole64(0xf0 + k);
+		r.opcode = 2;
+		r.num_sge = htole32(1);
+		s = sge(&na, 0, 64);
+		assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, &s), 0);
+		wait_wc(&nb, nb.cqn, wc, 1);
+		assert_wc(&wc[0], 0xe0 + k, 0, 3, qb);
+		assert_int_equal(vuf_rdma_cq_signalled(nb.d, nb.cqn), armed);
+	}
+	/* an unsignaled SEND owes A no completion at all */
+	poll_both(NULL);
+	assert_int_equal(vuf_rdma_poll_cq(na.d, na.cqn, wc, 1), 0);
+	rc_destroy(qa, qb);
+}
+
+static uint8_t
+qp_state(struct node *n, uint32_t qpn)
+{
+	struct vrdma_ack_query_qp a;
+
+	assert_int_equal(vuf_rdma_query_qp(n->d, qpn, &a), 0);
+	return a.qp_state;
+}
+
+/*
+ * A send request whose size is not what its num_sge says, or of an unknown opcode,
+ * completes with LOC_QP_OP_ERR and the QP enters ERR; the receive it had
+ * posted is flushed. A chain with no request in it puts the QP in ERR too.
+ */
+static void
+test_malformed_requests_fail_into_completions(void **state)
+{
+	struct vrdma_cq_req wc[2];
+	struct vrdma_dev_info before, after;
+	struct vrdma_sq_req r;
+	struct vrdma_sge s[1];
+	struct vuf_buf b;
+	uint32_t qa, qb, k;
+	uint32_t max_qps, max_cqs;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		rc_pair(&qa, &qb);
+		vrdma_dev_info_get(na.dev, &before);
+		s[0] = sge(&na, 0, 64);
+		assert_int_equal(vuf_rdma_post_recv(na.d, qa, 0x77, s, 1), 0);
+		memset(&r, 0, sizeof(r));
+		r.wr_id = htole64(0x99);
+		r.opcode = 2;
+		r.num_sge = htole32(1);
+		if (k == 0) {
+			r.opcode = 9; /* no such opcode */
+			assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, s), 0);
+		} else if (k == 1) {
+			/*
+			 * says 1 SGE, carries 2: a valid request if the device
+			 * read only what num_sge names; its size gives it away
+			 */
+			vuf_rdma_limits(na.d, &max_qps, &max_cqs);
+			b.addr = vuf_mem_alloc(vuf_rdma_mem(na.d), sizeof(r) + 2 * sizeof(s), 64);
+			memcpy(b.addr, &r, sizeof(r));
+			memcpy((uint8_t *)b.addr + sizeof(r), s, sizeof(s));
+			memcpy((uint8_t *)b.addr + sizeof(r) + sizeof(s), s, sizeof(s));
+			b.len = sizeof(r) + 2 * sizeof(s);
+			assert_int_equal(vuf_vq_add(vuf_rdma_ring(na.d, vrdma_sq_ring(max_cqs, qa)),
+						    &b, 1, NULL, 0, NULL), 0);
+		} else {
+			/* 8 bytes: no request to read */
+			vuf_rdma_limits(na.d, &max_qps, &max_cqs);
+			b.addr = vuf_mem_alloc(vuf_rdma_mem(na.d), 8, 64);
+			b.len = 8;
+			assert_int_equal(vuf_vq_add(vuf_rdma_ring(na.d, vrdma_sq_ring(max_cqs, qa)),
+						    &b, 1, NULL, 0, NULL), 0);
+		}
+		if (k != 0)
+			vuf_vq_kick(vuf_rdma_ring(na.d, vrdma_sq_ring(max_cqs, qa)));
+		if (k < 2) {
+			/* the flushed receive first, then the bad request */
+			wait_wc(&na, na.cqn, wc, 2);
+			assert_wc(&wc[0], 0x77, 4 /* WR_FLUSH_ERR */, 3, qa);
+			assert_wc(&wc[1], 0x99, 2 /* LOC_QP_OP_ERR */, 0, qa);
+		} else {
+			wait_wc(&na, na.cqn, wc, 1);
+			assert_wc(&wc[0], 0x77, 4, 3, qa);
+		}
+		assert_int_equal(qp_state(&na, qa), 6 /* ERR */);
+		vrdma_dev_info_get(na.dev, &after);
+		assert_int_equal(after.wr_refused - before.wr_refused, k < 2 ? 1 : 0);
+		assert_int_equal(after.wq_bad_chain - before.wq_bad_chain, k == 2 ? 1 : 0);
+		/* the device still serves: the control queue answers */
+		assert_int_equal(qp_state(&nb, qb), 3 /* RTS */);
+		rc_destroy(qa, qb);
+	}
+}
+
+/*
+ * B stops taking completions: its CQ (4 entries) fills, the next completion
+ * overflows it and B's QP enters ERR. What the CQ held is all delivered, in
+ * order, once B polls again.
+ */
+static void
+test_cq_overflow_puts_the_qp_in_error(void **state)
+{
+	struct vrdma_cmd_create_qp c;
+	struct vrdma_cq_req wc[64];
+	struct vrdma_sq_req r;
+	struct vrdma_sge s;
+	uint32_t qa, qb, small, k;
+	int got = 0, n;
+
+	(void)state;
+	/* B's QP completes into a CQ of 4 entries (a 4-buffer ring) */
+	assert_int_equal(vuf_rdma_create_cq(nb.d, 4, &small), 0);
+	c = qp_cmd(&na, 2, na.cqn);
+	assert_int_equal(vuf_rdma_create_qp(na.d, &c, &qa), 0);
+	c = qp_cmd(&nb, 2, small);
+	assert_int_equal(vuf_rdma_create_qp(nb.d, &c, &qb), 0);
+	rc_connect(&na, qa, &nb, qb);
+	rc_connect(&nb, qb, &na, qa);
+	for (k = 0; k < 12; k++) {
+		s = sge(&nb, 64 * k, 64);
+		assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 100 + k, &s, 1), 0);
+	}
+	for (k = 0; k < 12; k++) {
+		memset(&r, 0, sizeof(r));
+		r.wr_id = htole64(200 + k);
+		r.opcode = 2;
+		r.num_sge = htole32(1);
+		s = sge(&na, 0, 64);
+		assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, &s), 0);
+	}
+	/* 4 in the ring, 4 in lib/roce's CQ, the 9th overflows */
+	for (k = 0; k < 2000 && qp_state(&nb, qb) != 6; k++)
+		poll_both(NULL);
+	assert_int_equal(qp_state(&nb, qb), 6);
+	for (k = 0; k < 100; k++) {
+		poll_both(NULL);
+		n = vuf_rdma_poll_cq(nb.d, small, wc + got, 64 - got);
+		assert_true(n >= 0);
+		got += n;
+	}
+	/*
+	 * The CQ holds 4 at any instant; its ring's 4 buffers take more only
+	 * between two polls of the engine (12 SENDs may land in one).
+	 */
+	assert_true(got >= 4 && got <= 8);
+	for (k = 0; k < (uint32_t)got; k++)
+		assert_wc(&wc[k], 100 + k, 0, 3, qb);
+	assert_int_equal(vuf_rdma_destroy_qp(nb.d, qb), 0);
+	assert_int_equal(vuf_rdma_destroy_qp(na.d, qa), 0);
+	assert_int_equal(vuf_rdma_destroy_cq(nb.d, small), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_rc_send_write_read_move_the_bytes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_ud_send_through_an_ah, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_armed_cq_signals_the_guest_once, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_malformed_requests_fail_into_completions,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cq_overflow_puts_the_qp_in_error, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, group_up, group_down);
+}
