@@ -592,6 +592,8 @@ uint32_t roce_qp_num(const struct roce_qp *qp);
 struct roce_qp *roce_qp_get(struct roce_dev *dev, uint32_t qpn);
 /** The QP's state now. */
 enum roce_qp_state roce_qp_cur_state(const struct roce_qp *qp);
+/** The QP's transport type. */
+enum roce_qp_type roce_qp_transport(const struct roce_qp *qp);
 /** Read the QP's counters. */
 void roce_qp_stats_get(const struct roce_qp *qp, struct roce_qp_stats *st);
 

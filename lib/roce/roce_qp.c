@@ -593,6 +593,12 @@ roce_qp_cur_state(const struct roce_qp *qp)
 	return qp->state;
 }
 
+enum roce_qp_type
+roce_qp_transport(const struct roce_qp *qp)
+{
+	return qp->type;
+}
+
 int
 roce_post_send(struct roce_qp *qp, const struct roce_send_wr *wr, unsigned int n,
 	       unsigned int *bad)

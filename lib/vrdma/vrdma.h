@@ -134,6 +134,7 @@ struct vrdma_dev_info {
 	uint64_t cqe_written;     /**< completions written to completion queue buffers */
 	uint64_t cq_bad_chain;    /**< completion buffers refused (readable part, under 48 bytes) */
 	uint64_t cq_notified;     /**< armed CQs signalled */
+	uint64_t wr_discarded;    /**< SQ/RQ requests returned unread: their QP was reset or destroyed */
 };
 
 /**

@@ -72,7 +72,9 @@ vrdma_rdma_create(const struct vrdma_rdma_conf *c, char *err, size_t errlen)
 	r->mrs = calloc(LIM_MR, sizeof(*r->mrs));
 	r->mr_pages = calloc(LIM_MR, sizeof(*r->mr_pages));
 	r->ah_pd = calloc(LIM_AH + 1, sizeof(*r->ah_pd));
-	if (r->mrs == NULL || r->mr_pages == NULL || r->ah_pd == NULL) {
+	r->max_cqs = c->max_cqs;
+	r->cq_owed = calloc(c->max_cqs, sizeof(*r->cq_owed));
+	if (r->mrs == NULL || r->mr_pages == NULL || r->ah_pd == NULL || r->cq_owed == NULL) {
 		snprintf(err, errlen, "no memory");
 		rte_errno = ENOMEM;
 		goto fail;
@@ -80,13 +82,12 @@ vrdma_rdma_create(const struct vrdma_rdma_conf *c, char *err, size_t errlen)
 	r->dev = roce_dev_create(&dc, err, errlen);
 	if (r->dev == NULL)
 		goto fail;
-	r->cq_notify = c->cq_notify;
-	r->cq_notify_arg = c->cq_notify_arg;
 	return r;
 fail:
 	free(r->mrs);
 	free(r->mr_pages);
 	free(r->ah_pd);
+	free(r->cq_owed);
 	free(r);
 	return NULL;
 }
@@ -100,6 +101,7 @@ vrdma_rdma_destroy(struct vrdma_rdma *r)
 	free(r->mrs);
 	free(r->mr_pages);
 	free(r->ah_pd);
+	free(r->cq_owed);
 	free(r);
 }
 
@@ -205,11 +207,26 @@ query_port(struct cmd_ctx *x)
 	return 0;
 }
 
+/*
+ * lib/roce's notification of an armed CQ: the completion that fired it is
+ * the newest lib/roce holds, so the guest is owed a signal until all it
+ * holds now has reached the CQ's ring.
+ */
+static void
+cq_fired(void *arg, struct roce_cq *cq)
+{
+	struct vrdma_rdma *r = arg;
+	uint32_t cqn = roce_cq_handle(cq);
+
+	if (cqn < r->max_cqs)
+		r->cq_owed[cqn] = roce_cq_pending(cq);
+}
+
 static int
 create_cq(struct cmd_ctx *x)
 {
 	struct vrdma_cmd_create_cq c;
-	struct roce_cq_conf cc = { .notify = x->r->cq_notify, .notify_arg = x->r->cq_notify_arg };
+	struct roce_cq_conf cc = { .notify = cq_fired, .notify_arg = x->r };
 	struct roce_cq *cq;
 
 	memcpy(&c, x->data, sizeof(c));
@@ -217,6 +234,12 @@ create_cq(struct cmd_ctx *x)
 	cq = roce_cq_create(x->r->dev, &cc);
 	if (cq == NULL)
 		return refuse_roce(x, "CREATE_CQ");
+	if (roce_cq_handle(cq) >= x->r->max_cqs) {
+		/* lib/roce's limit is max_cqs: cannot happen, but the number names a ring */
+		roce_cq_destroy(cq);
+		return refuse(x, "CREATE_CQ: CQ number past max_cqs");
+	}
+	x->r->cq_owed[roce_cq_handle(cq)] = 0;
 	put_handle(x, roce_cq_handle(cq));
 	return 0;
 }
@@ -233,6 +256,7 @@ destroy_cq(struct cmd_ctx *x)
 		return refuse(x, "DESTROY_CQ: no CQ %u", le32(c.handle));
 	if (roce_cq_destroy(cq) != 0)
 		return refuse_roce(x, "DESTROY_CQ");
+	x->r->cq_owed[le32(c.handle)] = 0;
 	return 0;
 }
 
@@ -455,6 +479,13 @@ create_qp(struct cmd_ctx *x)
 	return 0;
 }
 
+static void
+qp_stale_set(struct vrdma_rdma *r, uint32_t qpn)
+{
+	if (qpn < 64 * VRDMA_QP_STALE_WORDS)
+		r->qp_stale[qpn / 64] |= 1ull << (qpn % 64);
+}
+
 static int
 modify_qp(struct cmd_ctx *x)
 {
@@ -493,6 +524,9 @@ modify_qp(struct cmd_ctx *x)
 	/* lib/roce applies all or nothing (IBA transition rules) */
 	if (roce_qp_modify(qp, &a, mask) != 0)
 		return refuse_roce(x, "MODIFY_QP");
+	/* RESET discards outstanding work: so do requests still waiting in the rings */
+	if ((mask & ROCE_QP_STATE) && a.qp_state == ROCE_QPS_RESET)
+		qp_stale_set(x->r, le32(c.qpn));
 	return 0;
 }
 
@@ -545,6 +579,7 @@ destroy_qp(struct cmd_ctx *x)
 	if (qp == NULL)
 		return refuse(x, "DESTROY_QP: no QP %u", le32(c.handle));
 	roce_qp_destroy(qp);
+	qp_stale_set(x->r, le32(c.handle));
 	return 0;
 }
 
@@ -618,6 +653,20 @@ req_notify_cq(struct cmd_ctx *x)
 	cq = roce_cq_get(x->r->dev, le32(c.cqn));
 	if (cq == NULL)
 		return refuse(x, "REQ_NOTIFY_CQ: no CQ %u", le32(c.cqn));
+	if (le32(c.flags) == 0 ||
+	    (le32(c.flags) & ~(uint32_t)(ROCE_CQ_SOLICITED | ROCE_CQ_NEXT_COMPLETION)))
+		return refuse(x, "REQ_NOTIFY_CQ: flags 0x%x", le32(c.flags));
+	/*
+	 * Completions lib/roce holds have not reached the guest's ring: the
+	 * guest cannot have seen them before arming, so it is signalled when
+	 * they do (a wakeup verbs allow; missing it would strand the guest).
+	 * SOLICITED is honoured the same way: whether those were solicited is
+	 * not kept, and an early wakeup is allowed.
+	 */
+	if (roce_cq_pending(cq) > 0) {
+		x->r->cq_owed[le32(c.cqn)] = roce_cq_pending(cq);
+		return 0;
+	}
 	if (roce_cq_arm(cq, le32(c.flags)) != 0)
 		return refuse_roce(x, "REQ_NOTIFY_CQ");
 	return 0;

@@ -26,6 +26,9 @@
 /* Largest control command: REG_USER_MR with every page. */
 #define VRDMA_CTRL_MAX_IN (2u + 32u + 8u * VRDMA_MAX_MR_PAGES)
 
+/* QPNs are ring-pair indices: fewer than 128 fit vhost-user's 256 rings. */
+#define VRDMA_QP_STALE_WORDS 2
+
 struct vrdma_rdma_conf {
 	const char *name;
 	struct rte_ether_addr mac;
@@ -37,8 +40,6 @@ struct vrdma_rdma_conf {
 	struct rte_mempool *pool;
 	roce_xlate_fn xlate;       /* guest-physical to host */
 	void *xlate_ctx;
-	roce_cq_notify_fn cq_notify; /* an armed CQ got a completion */
-	void *cq_notify_arg;
 };
 
 struct vrdma_rdma {
@@ -49,8 +50,14 @@ struct vrdma_rdma {
 	uint32_t *mr_pages;          /* pages of each user MR (0: a DMA MR) */
 	uint32_t pages;              /* pages of all user MRs, within VRDMA_MR_PAGE_BUDGET */
 	uint32_t *ah_pd;             /* PD of each AH handle */
-	roce_cq_notify_fn cq_notify;
-	void *cq_notify_arg;
+	uint32_t max_cqs;
+	/*
+	 * Per CQ number: completions lib/roce holds that must reach the guest's
+	 * ring before an armed notification is owed no more (0: none owed).
+	 */
+	uint32_t *cq_owed;
+	/* QPs reset or destroyed by the last command: their rings' requests are stale */
+	uint64_t qp_stale[VRDMA_QP_STALE_WORDS];
 	char why[160];               /* the last refusal, for logs */
 };
 

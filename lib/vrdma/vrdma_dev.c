@@ -283,8 +283,6 @@ rdma_reset(struct vrdma_dev *d, bool connected)
 		.pool = d->conf.pool,
 		.xlate = gpa_xlate,
 		.xlate_ctx = d,
-		.cq_notify = vrdma_wq_cq_notify,
-		.cq_notify_arg = &d->wq,
 	};
 	char err[ROCE_ERR_LEN];
 
@@ -293,7 +291,6 @@ rdma_reset(struct vrdma_dev *d, bool connected)
 		d->rdma = NULL;
 		d->rdma_resets++;
 	}
-	vrdma_wq_reset(&d->wq);
 	if (!connected)
 		return;
 	d->rdma = vrdma_rdma_create(&rc, err, sizeof(err));
@@ -301,9 +298,24 @@ rdma_reset(struct vrdma_dev *d, bool connected)
 		VRDMA_LOG(ERR, "%s: no RDMA device: %s", d->path, err);
 }
 
+/*
+ * A command reset or destroyed QPs: requests the driver queued on their
+ * rings before it are returned unread, before the guest sees the answer.
+ */
+static void
+discard_stale(struct vrdma_dev *d, uint64_t *call)
+{
+	uint32_t i;
+
+	for (i = 0; i < 64 * VRDMA_QP_STALE_WORDS; i++)
+		if (d->rdma->qp_stale[i / 64] & (1ull << (i % 64)))
+			vrdma_wq_discard(&d->wq, i, call);
+	memset(d->rdma->qp_stale, 0, sizeof(d->rdma->qp_stale));
+}
+
 /* Answer one control chain. @return bytes written to its writable part. */
 static uint32_t
-ctrl_answer(struct vrdma_dev *d, const struct vrdma_chain *ch)
+ctrl_answer(struct vrdma_dev *d, const struct vrdma_chain *ch, uint64_t *call)
 {
 	uint8_t out[1 + sizeof(struct vrdma_ack_query_device)];
 	uint32_t n;
@@ -316,6 +328,7 @@ ctrl_answer(struct vrdma_dev *d, const struct vrdma_chain *ch)
 		return vrdma_chain_write(ch, out, 1);
 	}
 	n = vrdma_cmd_exec(d->rdma, d->ctrl_buf, ch->rlen, out, RTE_MIN(ch->wlen, sizeof(out)));
+	discard_stale(d, call);
 	if (n == 0) {
 		d->ctrl_bad_chain++;
 		return 0;
@@ -353,7 +366,7 @@ ctrl_poll(struct vrdma_dev *d, uint64_t *call)
 			vrdma_vq_push(vq, ch.head, 0);
 			continue;
 		}
-		vrdma_vq_push(vq, ch.head, ctrl_answer(d, &ch));
+		vrdma_vq_push(vq, ch.head, ctrl_answer(d, &ch, call));
 	}
 	return n;
 }
@@ -370,12 +383,12 @@ vrdma_dev_poll(struct vrdma_dev *d)
 		return 0;
 	vid = d->vid;
 	if (d->rdma != NULL && d->mem != NULL) {
-		work += ctrl_poll(d, call);
-		/* the control commands may have replaced neither: both are read here */
+		/* the RDMA state and memory view change only under this lock */
 		d->wq.r = d->rdma;
 		d->wq.vq = d->vq;
 		d->wq.mem = d->mem;
 		d->wq.vqst = &d->vqst;
+		work += ctrl_poll(d, call);
 		work += vrdma_wq_poll(&d->wq, call);
 	}
 	any = (call[0] | call[1] | call[2] | call[3]) != 0;
@@ -817,4 +830,5 @@ vrdma_dev_info_get(struct vrdma_dev *dev, struct vrdma_dev_info *info)
 	info->cqe_written = __atomic_load_n(&dev->wq.st.cqe_written, __ATOMIC_RELAXED);
 	info->cq_bad_chain = __atomic_load_n(&dev->wq.st.cq_bad_chain, __ATOMIC_RELAXED);
 	info->cq_notified = __atomic_load_n(&dev->wq.st.cq_notified, __ATOMIC_RELAXED);
+	info->wr_discarded = __atomic_load_n(&dev->wq.st.wr_discarded, __ATOMIC_RELAXED);
 }

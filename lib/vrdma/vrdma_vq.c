@@ -185,6 +185,31 @@ vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_t *r
 	}
 }
 
+int
+vrdma_vq_skip(struct vrdma_vq *vq, uint16_t *head, struct vrdma_vq_stats *st)
+{
+	uint16_t avail_idx;
+
+	if (!vq->live)
+		return 0;
+	avail_idx = __atomic_load_n(&vq->avail->idx, __ATOMIC_ACQUIRE);
+	if (avail_idx == vq->last_avail)
+		return 0;
+	if ((uint16_t)(avail_idx - vq->last_avail) > vq->size)
+		goto broken;
+	*head = __atomic_load_n(&vq->avail->ring[vq->last_avail & (vq->size - 1)],
+				__ATOMIC_RELAXED);
+	if (*head >= vq->size)
+		goto broken;
+	vq->last_avail++;
+	return 1;
+broken:
+	st->bad_index++;
+	vq->broken = true;
+	vq->live = false;
+	return -2;
+}
+
 uint32_t
 vrdma_chain_write(const struct vrdma_chain *ch, const void *src, uint32_t len)
 {

@@ -65,6 +65,13 @@ struct vrdma_vq_stats {
 int vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_t *rbuf,
 		 uint32_t rcap, struct vrdma_chain *ch, struct vrdma_vq_stats *st);
 
+/*
+ * Take the next available chain without reading it (to return it unused).
+ * @return 1 with @p head set; 0 when none is available; -2 when the ring is
+ *   broken (as vrdma_vq_pop()).
+ */
+int vrdma_vq_skip(struct vrdma_vq *vq, uint16_t *head, struct vrdma_vq_stats *st);
+
 /* Copy @p len bytes to a chain's writable buffers. @return bytes written. */
 uint32_t vrdma_chain_write(const struct vrdma_chain *ch, const void *src, uint32_t len);
 

@@ -64,12 +64,25 @@ sges_in(struct roce_sge *out, const uint8_t *in, uint32_t n)
 }
 
 /*
+ * A queue of capacity 0 (created with max_send_wr or max_recv_wr 0) is
+ * always full: its requests can never be taken and fail instead of waiting.
+ */
+static bool
+queue_is_empty_cap(struct roce_qp *qp, bool recv)
+{
+	struct roce_qp_init_attr ia;
+
+	roce_qp_query(qp, NULL, &ia);
+	return (recv ? ia.cap.max_recv_wr : ia.cap.max_send_wr) == 0;
+}
+
+/*
  * Post one send request. @return 0 when it was taken (posted, or failed
  * into a completion), -EAGAIN when lib/roce cannot take it now (queue full,
  * QP not yet able to send): the chain stays in the ring.
  */
 static int
-sq_request(struct vrdma_wq *w, struct roce_qp *qp, const struct vrdma_chain *ch)
+sq_request(struct vrdma_wq *w, struct roce_qp *qp, bool ud, const struct vrdma_chain *ch)
 {
 	struct roce_dev *dev = w->r->dev;
 	struct vrdma_sq_req q;
@@ -105,17 +118,19 @@ sq_request(struct vrdma_wq *w, struct roce_qp *qp, const struct vrdma_chain *ch)
 	if (roce_qp_cur_state(qp) == ROCE_QPS_RESET || roce_qp_cur_state(qp) == ROCE_QPS_INIT ||
 	    roce_qp_cur_state(qp) == ROCE_QPS_RTR)
 		return -EAGAIN;
-	/* a UD AH named by handle (lib/roce checks it is live and of the QP's PD) */
-	wr.ud.ah = roce_ah_get(dev, le32(q.ud.ah));
-	wr.ud.remote_qpn = le32(q.ud.remote_qpn);
-	wr.ud.remote_qkey = le32(q.ud.remote_qkey);
-	if (q.opcode <= ROCE_WR_RDMA_WRITE_WITH_IMM || q.opcode == ROCE_WR_RDMA_READ) {
-		memset(&wr.ud, 0, sizeof(wr.ud));
+	if (ud) {
+		/* an AH named by handle (lib/roce checks it is live and of the QP's PD) */
+		wr.ud.ah = roce_ah_get(dev, le32(q.ud.ah));
+		wr.ud.remote_qpn = le32(q.ud.remote_qpn);
+		wr.ud.remote_qkey = le32(q.ud.remote_qkey);
+	} else {
 		wr.rdma.remote_addr = rte_le_to_cpu_64(q.rdma.remote_addr);
 		wr.rdma.rkey = le32(q.rdma.rkey);
 	}
 	rc = roce_post_send(qp, &wr, 1, NULL);
-	if (rc == -ENOMEM || rc == -EPERM)
+	if (rc == -ENOMEM && !queue_is_empty_cap(qp, false))
+		return -EAGAIN;
+	if (rc == -EPERM)
 		return -EAGAIN;
 	if (rc == 0) {
 		w->st.sq_posted++;
@@ -150,7 +165,7 @@ rq_request(struct vrdma_wq *w, struct roce_qp *qp, const struct vrdma_chain *ch)
 	wr.num_sge = nsge;
 	wr.sg_list = sge;
 	rc = roce_post_recv(qp, &wr, 1, NULL);
-	if (rc == -ENOMEM || rc == -EPERM)
+	if ((rc == -ENOMEM && !queue_is_empty_cap(qp, true)) || rc == -EPERM)
 		return -EAGAIN;
 	if (rc == 0) {
 		w->st.rq_posted++;
@@ -162,13 +177,12 @@ refuse:
 	return 0;
 }
 
-/* A chain nobody can read a request from: the QP cannot trust its queue any more. */
+/* The QP cannot trust its queue any more: it enters ERR (its work is flushed). */
 static void
-qp_broken_chain(struct vrdma_wq *w, struct roce_qp *qp)
+qp_fail(struct roce_qp *qp)
 {
 	struct roce_qp_attr a = { .qp_state = ROCE_QPS_ERR };
 
-	w->st.wq_bad_chain++;
 	if (roce_qp_cur_state(qp) != ROCE_QPS_RESET && roce_qp_cur_state(qp) != ROCE_QPS_ERR)
 		roce_qp_modify(qp, &a, ROCE_QP_STATE);
 }
@@ -181,19 +195,28 @@ wq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, bool recv, uint6
 	/* a receive request's head is smaller: longer chains are refused by the reader */
 	uint32_t cap = recv ? sizeof(struct vrdma_rq_req) + ROCE_MAX_SGE *
 		sizeof(struct vrdma_sge) : VRDMA_WQ_MAX_REQ;
+	enum roce_qp_type t = roce_qp_transport(qp);
+	bool ud = t == ROCE_QPT_UD || t == ROCE_QPT_GSI;
 	struct vrdma_chain ch;
 	unsigned int n;
 
 	for (n = 0; n < VRDMA_WQ_BURST; n++) {
 		int rc = vrdma_vq_pop(vq, w->mem, w->buf, cap, &ch, w->vqst);
 
-		if (rc == 0 || rc == -2)
+		if (rc == 0)
 			break;
+		if (rc == -2) {
+			/* the ring is stopped until the driver sets it up again (counted there) */
+			qp_fail(qp);
+			break;
+		}
 		if (rc < 0 || ch.rlen < (recv ? sizeof(struct vrdma_rq_req) :
 					 sizeof(struct vrdma_sq_req))) {
 			/* no request to name in a completion */
-			qp_broken_chain(w, qp);
-		} else if ((recv ? rq_request(w, qp, &ch) : sq_request(w, qp, &ch)) == -EAGAIN) {
+			w->st.wq_bad_chain++;
+			qp_fail(qp);
+		} else if ((recv ? rq_request(w, qp, &ch) : sq_request(w, qp, ud, &ch)) ==
+			   -EAGAIN) {
 			ring_unpop(vq);
 			break;
 		}
@@ -219,21 +242,22 @@ wc_out(const struct roce_wc *wc, struct vrdma_cq_req *e)
 }
 
 /*
- * Move a CQ's completions into the buffers of its ring, oldest first. An
- * armed CQ whose notification fired is signalled once a completion is in
- * the guest's sight, and stays pending until every completion up to the
- * one that fired it is there (a guest out of buffers hears of each batch).
+ * Move a CQ's completions into the buffers of its ring, oldest first, up
+ * to a burst of buffers (refused ones count: a guest cannot keep the
+ * poller here). A CQ owed a notification is signalled each time
+ * completions reach its ring, until the one that fired it is there.
  */
 static unsigned int
 cq_serve(struct vrdma_wq *w, struct roce_cq *cq, uint32_t cqn, uint64_t *call)
 {
 	uint32_t ring = vrdma_cq_ring(cqn);
 	struct vrdma_vq *vq = &w->vq[ring];
+	uint32_t *owed = &w->r->cq_owed[cqn];
 	uint32_t pending = roce_cq_pending(cq);
-	unsigned int done = 0;
+	unsigned int done = 0, taken;
 	struct vrdma_chain ch;
 
-	while (pending > 0 && done < VRDMA_WQ_BURST) {
+	for (taken = 0; pending > 0 && taken < VRDMA_WQ_BURST; taken++) {
 		struct vrdma_cq_req e;
 		struct roce_wc wc;
 		int rc = vrdma_vq_pop(vq, w->mem, w->buf, 0, &ch, w->vqst);
@@ -256,11 +280,10 @@ cq_serve(struct vrdma_wq *w, struct roce_cq *cq, uint32_t cqn, uint64_t *call)
 		done++;
 	}
 	w->st.cqe_written += done;
-	if (done > 0 && (w->armed[cqn / 64] & (1ull << (cqn % 64)))) {
+	if (done > 0 && *owed > 0) {
 		ring_set(call, ring);
 		w->st.cq_notified++;
-		if (roce_cq_pending(cq) == 0)
-			w->armed[cqn / 64] &= ~(1ull << (cqn % 64));
+		*owed = *owed > done ? *owed - done : 0;
 	}
 	return done;
 }
@@ -305,18 +328,25 @@ vrdma_wq_poll(struct vrdma_wq *w, uint64_t call[VRDMA_MAX_RINGS / 64])
 	return work;
 }
 
-void
-vrdma_wq_cq_notify(void *arg, struct roce_cq *cq)
+unsigned int
+vrdma_wq_discard(struct vrdma_wq *w, uint32_t qpn, uint64_t call[VRDMA_MAX_RINGS / 64])
 {
-	struct vrdma_wq *w = arg;
-	uint32_t cqn = roce_cq_handle(cq);
+	uint32_t ring = vrdma_sq_ring(w->max_cqs, qpn), k;
+	unsigned int n = 0;
 
-	if (cqn < VRDMA_MAX_RINGS)
-		w->armed[cqn / 64] |= 1ull << (cqn % 64);
-}
+	if (qpn >= w->max_qps)
+		return 0;
+	for (k = 0; k < 2; k++, ring++) {
+		struct vrdma_vq *vq = &w->vq[ring];
+		uint16_t head;
 
-void
-vrdma_wq_reset(struct vrdma_wq *w)
-{
-	memset(w->armed, 0, sizeof(w->armed));
+		/* at most a ring's worth: what the driver queued before the reset */
+		while (vrdma_vq_skip(vq, &head, w->vqst) == 1) {
+			vrdma_vq_push(vq, head, 0);
+			ring_set(call, ring);
+			n++;
+		}
+	}
+	w->st.wr_discarded += n;
+	return n;
 }

@@ -34,6 +34,7 @@ struct vrdma_wq_stats {
 	uint64_t cqe_written;   /* completions written to completion queue buffers */
 	uint64_t cq_bad_chain;  /* completion buffers refused (readable, or under 48 bytes) */
 	uint64_t cq_notified;   /* notifications of armed CQs */
+	uint64_t wr_discarded;  /* requests returned unread: their QP was reset or destroyed */
 };
 
 struct vrdma_wq {
@@ -46,7 +47,6 @@ struct vrdma_wq {
 	uint32_t max_cqs;
 	/* own state */
 	struct vrdma_wq_stats st;
-	uint64_t armed[VRDMA_MAX_RINGS / 64]; /* CQs (by number) whose notification fired */
 	uint8_t buf[VRDMA_WQ_MAX_REQ];        /* one request, copied out */
 };
 
@@ -57,10 +57,11 @@ struct vrdma_wq {
  */
 unsigned int vrdma_wq_poll(struct vrdma_wq *w, uint64_t call[VRDMA_MAX_RINGS / 64]);
 
-/* lib/roce's notification of an armed CQ (arg: the struct vrdma_wq). */
-void vrdma_wq_cq_notify(void *arg, struct roce_cq *cq);
-
-/* Forget armed notifications (the RDMA objects were reset). */
-void vrdma_wq_reset(struct vrdma_wq *w);
+/*
+ * Return every request waiting on QP @p qpn's rings unread (the QP was
+ * reset or destroyed: IBA discards its outstanding work). @return how many.
+ */
+unsigned int vrdma_wq_discard(struct vrdma_wq *w, uint32_t qpn,
+			      uint64_t call[VRDMA_MAX_RINGS / 64]);
 
 #endif /* VRDMA_WQ_H */

@@ -457,8 +457,13 @@ wq_reclaim(struct wq *w)
 	uint32_t len;
 	void *cookie;
 
-	while (vuf_vq_get_used(&w->vq, &cookie, &len) == 1)
-		w->free[w->nfree++] = (uint16_t)(((uint8_t *)cookie - w->reqs) / w->slot);
+	while (vuf_vq_get_used(&w->vq, &cookie, &len) == 1) {
+		uint8_t *p = cookie;
+
+		/* chains added to the ring by other means are not ours to free */
+		if (p >= w->reqs && p < w->reqs + (size_t)w->vq.size * w->slot)
+			w->free[w->nfree++] = (uint16_t)((p - w->reqs) / w->slot);
+	}
 }
 
 /* Queue @p len bytes at @p req on @p w. */

@@ -9,7 +9,9 @@
  * in RTS towards itself over a wire that loops back) and a UD QP (3, in
  * RTS). Guest memory is 64 KiB at
  * guest-physical 0x100000; the input's first 5 bytes are the last available
- * index of the five rings, the rest fills guest memory from the start:
+ * index of the five rings, the 6th says what the driver does besides
+ * (bit 0: REQ_NOTIFY_CQ NEXT_COMPLETION first, bit 1: SOLICITED, bit 2:
+ * reset the RC QP after two polls), the rest fills guest memory from the start:
  * each ring's 16-entry descriptor table and available ring at 1 KiB steps
  * (RC SQ, RC RQ, UD SQ, UD RQ, CQ 0), then requests, SGE targets and
  * completion buffers anywhere.
@@ -33,6 +35,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "vrdma_abi.h"
 #include "vrdma_wq.h"
 
 #define GPA 0x100000ull
@@ -41,6 +44,7 @@
 #define MAX_QPS 4
 #define MAX_CQS 1
 #define NRINGS 5
+#define HDR (NRINGS + 1)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -145,6 +149,20 @@ qp_up(struct vrdma_rdma *r, struct roce_pd *pd, struct roce_cq *cq, enum roce_qp
 	return qp;
 }
 
+/* Run a control command the driver would send; @return its ack byte. */
+static uint8_t
+cmd(struct vrdma_rdma *r, uint8_t code, const void *data, uint32_t len)
+{
+	uint8_t in[2 + 256], out[256];
+
+	in[0] = 6;
+	in[1] = code;
+	memcpy(in + 2, data, len);
+	if (vrdma_cmd_exec(r, in, 2 + len, out, sizeof(out)) == 0)
+		abort();
+	return out[0];
+}
+
 /* The wire loops back: what the device sent, it receives. */
 static void
 loop_back(void)
@@ -175,7 +193,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vrdma_rdma_conf c = {
 		.name = "fz", .mac = { { 2, 0, 0, 0, 0, 1 } }, .mtu = 1500,
 		.max_qps = MAX_QPS, .max_cqs = MAX_CQS, .rx_ring = rx, .tx_ring = tx, .pool = pool,
-		.xlate = xlate, .cq_notify = vrdma_wq_cq_notify,
+		.xlate = xlate,
 	};
 	/* rings: CQ 0 at 3; QP n's SQ at 3 + 1 CQ + 2n: RC (2) 8 and 9, UD (3) 10 and 11 */
 	static const uint16_t ring_idx[NRINGS] = { 8, 9, 10, 11, 3 };
@@ -191,30 +209,34 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.access = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
 			ROCE_ACCESS_REMOTE_READ,
 	};
-	struct roce_cq_conf cc = { .cqe = 16, .notify = vrdma_wq_cq_notify, .notify_arg = &w };
 	uint16_t start[NRINGS];
 	char err[ROCE_ERR_LEN];
 	struct vrdma_rdma *r;
 	struct roce_pd *pd;
 	struct roce_cq *cq;
 	uint64_t taken = 0, cq_used = 0, cq_full = 0;
+	bool signalled = false;
 	unsigned int i, k;
+	uint8_t how;
 
-	if (size < NRINGS)
+	if (size < HDR)
 		return 0;
+	how = data[NRINGS];
 	memset(g, 0, GLEN);
-	memcpy(g, data + NRINGS, RTE_MIN(size - NRINGS, (size_t)GLEN));
+	memcpy(g, data + HDR, RTE_MIN(size - HDR, (size_t)GLEN));
 	memset(vq, 0, sizeof(vq));
 	memset(used_mem, 0, sizeof(used_mem));
 	memset(&vqst, 0, sizeof(vqst));
 	memset(&w, 0, sizeof(w));
-	c.cq_notify_arg = &w;
 	r = vrdma_rdma_create(&c, err, sizeof(err));
 	if (r == NULL)
 		abort();
 	mc.host = g;
 	pd = roce_pd_alloc(r->dev);
-	cq = roce_cq_create(r->dev, &cc);
+	/* the CQ as the driver makes it, so that its notifications reach the device */
+	cmd(r, VRDMA_CMD_CREATE_CQ, &(struct vrdma_cmd_create_cq){ .cqe = 16 },
+	    sizeof(struct vrdma_cmd_create_cq));
+	cq = roce_cq_get(r->dev, 0);
 	if (pd == NULL || cq == NULL || roce_gid_set(r->dev, 0, gid) < 0 ||
 	    roce_mr_reg(pd, &mc) == NULL)
 		abort();
@@ -238,9 +260,25 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	w.vqst = &vqst;
 	w.max_qps = MAX_QPS;
 	w.max_cqs = MAX_CQS;
+	if (how & 3) {
+		struct vrdma_cmd_req_notify rn = { .cqn = 0, .flags = how & 3 };
+
+		cmd(r, VRDMA_CMD_REQ_NOTIFY_CQ, &rn, sizeof(rn));
+	}
 	for (k = 0; k < 4; k++) {
 		memset(call, 0, sizeof(call));
+		if (k == 2 && (how & 4)) {
+			struct vrdma_cmd_modify_qp m = { .qpn = 2, .attr_mask = 1,
+							 .qp_state = ROCE_QPS_RESET };
+
+			cmd(r, VRDMA_CMD_MODIFY_QP, &m, sizeof(m));
+			if (!(r->qp_stale[0] & (1ull << 2)))
+				abort(); /* a reset QP's requests must be discarded */
+			vrdma_wq_discard(&w, 2, call);
+			memset(r->qp_stale, 0, sizeof(r->qp_stale));
+		}
 		vrdma_wq_poll(&w, call);
+		signalled |= (call[0] >> 3) & 1;
 		loop_back();
 	}
 	for (i = 0; i < NRINGS; i++) {
@@ -263,7 +301,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else
 			cq_used += n;
 	}
-	if (taken != w.st.sq_posted + w.st.rq_posted + w.st.wr_refused + w.st.wq_bad_chain)
+	if (taken != w.st.sq_posted + w.st.rq_posted + w.st.wr_refused + w.st.wq_bad_chain +
+	    w.st.wr_discarded)
+		abort();
+	/*
+	 * unarmed: never signalled; armed for the next completion: signalled
+	 * once one reached the ring (SOLICITED alone waits for a solicited one)
+	 */
+	if ((!(how & 3) && signalled) || ((how & 2) && w.st.cqe_written > 0 && !signalled))
 		abort();
 	if (cq_used != w.st.cqe_written + w.st.cq_bad_chain || cq_full != w.st.cqe_written)
 		abort();
