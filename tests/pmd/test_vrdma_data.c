@@ -719,6 +719,36 @@ test_requests_wait_for_their_qp_and_reset_discards_them(void **state)
 	rc_destroy(qa, qb);
 }
 
+/*
+ * A QP created without a receive queue (max_recv_wr 0, as for a send-only
+ * QP) can never take a receive request: it fails (LOC_QP_OP_ERR, QP in ERR)
+ * instead of waiting in the ring for ever.
+ */
+static void
+test_receive_on_a_qp_without_receive_queue_fails(void **state)
+{
+	struct vrdma_cmd_create_qp c = qp_cmd(&na, 2, na.cqn);
+	struct vrdma_cq_req wc[1];
+	struct vrdma_sge s = sge(&na, 0, 64);
+	uint32_t qa;
+
+	(void)state;
+	c.cap.max_recv_wr = 0;
+	assert_int_equal(vuf_rdma_create_qp(na.d, &c, &qa), 0);
+	{
+		struct vrdma_cmd_modify_qp m;
+
+		memset(&m, 0, sizeof(m));
+		m.a.qp_access_flags = htole32(1);
+		modify(&na, qa, 1, 1u << 2, &m);
+	}
+	assert_int_equal(vuf_rdma_post_recv(na.d, qa, 0x55, &s, 1), 0);
+	wait_wc(&na, na.cqn, wc, 1);
+	assert_wc(&wc[0], 0x55, 2 /* LOC_QP_OP_ERR */, 3, qa);
+	assert_int_equal(qp_state(&na, qa), 6);
+	assert_int_equal(vuf_rdma_destroy_qp(na.d, qa), 0);
+}
+
 int
 main(void)
 {
@@ -737,6 +767,8 @@ main(void)
 			teardown),
 		cmocka_unit_test_setup_teardown(
 			test_requests_wait_for_their_qp_and_reset_discards_them, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_receive_on_a_qp_without_receive_queue_fails,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, group_up, group_down);
