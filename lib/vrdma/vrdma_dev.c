@@ -253,6 +253,8 @@ ring_start(struct vrdma_dev *d, uint16_t idx, bool keep_indices)
 	vq->used = vr.used;
 	vq->size = vr.size;
 	vq->live = !vq->broken;
+	/* the device polls its rings: the driver need not kick (a syscall per request) */
+	__atomic_store_n(&vq->used->flags, VRING_USED_F_NO_NOTIFY, __ATOMIC_RELEASE);
 	if (d->mem == NULL)
 		mem_refresh(d);
 }

@@ -182,7 +182,13 @@ int vuf_vq_start(struct vuf_conn *c, struct vuf_vq *vq, bool enable);
 int vuf_vq_add(struct vuf_vq *vq, const struct vuf_buf *out, unsigned int n_out,
 	       const struct vuf_buf *in, unsigned int n_in, void *cookie);
 
-/** Notify the backend (write the kick eventfd). */
+/**
+ * Ask the backend not to signal this ring (VRING_AVAIL_F_NO_INTERRUPT), or
+ * to signal it again: a driver that polls the ring does not need calls.
+ */
+void vuf_vq_set_interrupts(struct vuf_vq *vq, bool on);
+
+/** Notify the backend (write the kick eventfd) unless it asked not to be (VRING_USED_F_NO_NOTIFY). */
 void vuf_vq_kick(struct vuf_vq *vq);
 
 /**

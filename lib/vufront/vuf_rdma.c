@@ -194,6 +194,13 @@ vuf_rdma_gpa(const struct vuf_rdma *d, const void *va)
 	return vuf_mem_gpa(d->mem, va);
 }
 
+void
+vuf_rdma_set_poll(struct vuf_rdma *d, void (*poll)(void *arg), void *arg)
+{
+	d->conf.poll = poll;
+	d->conf.poll_arg = arg;
+}
+
 struct vuf_vq *
 vuf_rdma_ring(struct vuf_rdma *d, uint32_t index)
 {
@@ -390,6 +397,8 @@ wq_up(struct vuf_rdma *d, struct wq *w, uint32_t index, uint32_t entries, uint32
 	rc = vuf_vq_init(&w->vq, d->mem, index, n);
 	if (rc != 0)
 		return rc;
+	/* the driver takes back request buffers as it posts: no calls needed */
+	vuf_vq_set_interrupts(&w->vq, false);
 	rc = vuf_vq_start(d->c, &w->vq, true);
 	if (rc != 0) {
 		vuf_vq_fini(&w->vq);

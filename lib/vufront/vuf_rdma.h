@@ -132,6 +132,9 @@ int vuf_rdma_req_notify(struct vuf_rdma *d, uint32_t cqn, uint32_t flags);
  */
 bool vuf_rdma_cq_signalled(struct vuf_rdma *d, uint32_t cqn);
 
+/** Change the hook called while waiting for the device (NULL: none). */
+void vuf_rdma_set_poll(struct vuf_rdma *d, void (*poll)(void *arg), void *arg);
+
 /** Ring @p index of the device (tests that misbehave on purpose). */
 struct vuf_vq *vuf_rdma_ring(struct vuf_rdma *d, uint32_t index);
 

@@ -171,6 +171,14 @@ vuf_vq_add(struct vuf_vq *vq, const struct vuf_buf *out, unsigned int n_out,
 	return 0;
 }
 
+#define AVAIL_F_NO_INTERRUPT 1
+
+void
+vuf_vq_set_interrupts(struct vuf_vq *vq, bool on)
+{
+	__atomic_store_n(&vq->avail->flags, on ? 0 : AVAIL_F_NO_INTERRUPT, __ATOMIC_RELEASE);
+}
+
 void
 vuf_vq_kick(struct vuf_vq *vq)
 {

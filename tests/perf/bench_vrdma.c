@@ -1,0 +1,529 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/*
+ * The cost of the virtio layer: RC SEND of 64 B messages between two
+ * devices, side A (sender) on lcore 0 (CPU 0) and side B (receiver) on
+ * lcore 1 (CPU 1), joined by rte_rings, measured two ways in alternating
+ * rounds of the same run:
+ *
+ *  - virtio: two lib/vrdma devices, each driven by lib/vufront's vuf_rdma
+ *    as its guest in the same thread as the device's poll: requests go
+ *    through the send/receive rings, completions through the CQ rings;
+ *  - direct: two lib/roce devices, the same loop calling roce_post_send(),
+ *    roce_post_recv() and roce_cq_poll() itself.
+ *
+ * Same workload both ways: up to 128 SENDs in flight, every 32nd signaled,
+ * 256 receives posted and each reposted as it completes. The figure is the
+ * receiver's message rate, the median of the rounds, and the virtio rate
+ * as a share of the direct one (goal: 70% or more; printed, never a
+ * failure). A lost or failed completion fails the run.
+ * OMNIPLANE_PERF_QUICK=1 runs short rounds.
+ */
+
+#include <endian.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "roce.h"
+#include "test_eal.h"
+#include "vrdma.h"
+#include "vuf_rdma.h"
+
+#define ROUNDS 5
+#define ROUNDS_QUICK 3
+#define MSG 64
+#define DEPTH 128      /* SENDs in flight */
+#define SIGNAL 32      /* every SIGNAL-th SEND is signaled */
+#define RQ_DEPTH 256
+#define BURST 32
+#define GOAL 0.70
+
+/* One side's verbs, either way. */
+struct side {
+	bool virtio;
+	/* direct */
+	struct roce_dev *dev;
+	struct roce_qp *qp;
+	struct roce_cq *cq;
+	uint32_t lkey;
+	uint8_t *buf;
+	/* virtio */
+	struct vrdma_dev *vdev;
+	struct vuf_rdma *d;
+	uint32_t vqpn, vcqn, vlkey;
+	/* both */
+	uint8_t mac[6];
+	uint8_t gid[16];
+	uint64_t done;     /* sender: signaled completions; receiver: receives */
+	int failed;
+};
+
+static struct rte_ring *a2b, *b2a, *va2b, *vb2a;
+static struct rte_mempool *pool;
+static volatile bool stop;
+static char sock_dir[64];
+
+static void
+fail(const char *what)
+{
+	fprintf(stderr, "bench_vrdma: %s\n", what);
+	exit(1);
+}
+
+/* ---------------- the two ways ---------------- */
+
+static void
+side_poll(struct side *s)
+{
+	if (s->virtio)
+		vrdma_dev_poll(s->vdev);
+	else
+		roce_dev_poll(s->dev);
+}
+
+static int
+post_send(struct side *s, uint64_t id, bool signaled)
+{
+	if (s->virtio) {
+		struct vrdma_sq_req r;
+		struct vrdma_sge g = {
+			.addr = htole64(vuf_rdma_gpa(s->d, s->buf)), .length = htole32(MSG),
+			.lkey = htole32(s->vlkey),
+		};
+
+		memset(&r, 0, offsetof(struct vrdma_sq_req, inline_data));
+		r.wr_id = htole64(id);
+		r.opcode = ROCE_WR_SEND;
+		r.send_flags = signaled ? VRDMA_SEND_SIGNALED : 0;
+		r.num_sge = htole32(1);
+		memset(r.reserved2, 0, sizeof(r.reserved2));
+		return vuf_rdma_post_send(s->d, s->vqpn, &r, &g);
+	} else {
+		struct roce_sge g = { .addr = (uintptr_t)s->buf, .length = MSG, .lkey = s->lkey };
+		struct roce_send_wr w = {
+			.wr_id = id, .opcode = ROCE_WR_SEND, .num_sge = 1, .sg_list = &g,
+			.send_flags = signaled ? ROCE_SEND_SIGNALED : 0,
+		};
+
+		return roce_post_send(s->qp, &w, 1, NULL);
+	}
+}
+
+static int
+post_recv(struct side *s, uint64_t id)
+{
+	uint32_t off = (uint32_t)(id % RQ_DEPTH) * MSG;
+
+	if (s->virtio) {
+		struct vrdma_sge g = {
+			.addr = htole64(vuf_rdma_gpa(s->d, s->buf + off)), .length = htole32(MSG),
+			.lkey = htole32(s->vlkey),
+		};
+
+		return vuf_rdma_post_recv(s->d, s->vqpn, id, &g, 1);
+	} else {
+		struct roce_sge g = { .addr = (uintptr_t)(s->buf + off), .length = MSG,
+				      .lkey = s->lkey };
+		struct roce_recv_wr w = { .wr_id = id, .num_sge = 1, .sg_list = &g };
+
+		return roce_post_recv(s->qp, &w, 1, NULL);
+	}
+}
+
+/* Poll the CQ: @return completions (ids in @p ids), or -1 on a failed one. */
+static int
+poll_cq(struct side *s, uint64_t *ids)
+{
+	int n, i;
+
+	if (s->virtio) {
+		struct vrdma_cq_req wc[BURST];
+
+		n = vuf_rdma_poll_cq(s->d, s->vcqn, wc, BURST);
+		for (i = 0; i < n; i++) {
+			if (wc[i].status != ROCE_WC_SUCCESS)
+				return -1;
+			ids[i] = le64toh(wc[i].wr_id);
+		}
+	} else {
+		struct roce_wc wc[BURST];
+
+		n = roce_cq_poll(s->cq, wc, BURST);
+		for (i = 0; i < n; i++) {
+			if (wc[i].status != ROCE_WC_SUCCESS)
+				return -1;
+			ids[i] = wc[i].wr_id;
+		}
+	}
+	return n;
+}
+
+/* ---------------- the workload ---------------- */
+
+static int
+receiver(void *arg)
+{
+	struct side *s = arg;
+	uint64_t ids[BURST];
+
+	while (!stop) {
+		int n, i;
+
+		side_poll(s);
+		n = poll_cq(s, ids);
+		if (n < 0) {
+			s->failed = 1;
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			if (post_recv(s, ids[i] + RQ_DEPTH) != 0) {
+				s->failed = 1;
+				return -1;
+			}
+		/* read by the sender's lcore */
+		__atomic_store_n(&s->done, s->done + (uint64_t)n, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+/*
+ * Run one round, the sender here and the receiver on the next lcore:
+ * @return the receiver's messages per second after 0.1 s of warm-up.
+ */
+static double
+round_rate(struct side *a, struct side *b, double secs)
+{
+	uint64_t hz = rte_get_timer_hz(), ids[BURST], seq = 0, inflight = 0;
+	uint64_t t0, t1 = 0, r0 = 0, end, now;
+	unsigned int lc = rte_get_next_lcore(rte_lcore_id(), 1, 0);
+
+	stop = false;
+	a->done = b->done = 0;
+	if (rte_eal_remote_launch(receiver, b, lc) != 0)
+		fail("cannot launch the receiver");
+	t0 = rte_get_timer_cycles();
+	end = t0 + (uint64_t)(secs * hz);
+	while ((now = rte_get_timer_cycles()) < end) {
+		int n;
+
+		side_poll(a);
+		n = poll_cq(a, ids);
+		if (n < 0) {
+			a->failed = 1;
+			break;
+		}
+		a->done += (uint64_t)n;
+		inflight -= RTE_MIN(inflight, (uint64_t)n * SIGNAL);
+		while (inflight < DEPTH) {
+			if (post_send(a, seq, seq % SIGNAL == SIGNAL - 1) != 0)
+				break;
+			seq++;
+			inflight++;
+		}
+		if (t1 == 0 && now - t0 > hz / 10) {
+			r0 = __atomic_load_n(&b->done, __ATOMIC_RELAXED);
+			t1 = now;
+		}
+	}
+	stop = true;
+	rte_eal_wait_lcore(lc);
+	if (a->failed || b->failed)
+		fail("a completion failed");
+	if (t1 == 0)
+		fail("round too short");
+	return (double)(b->done - r0) * hz / (double)(rte_get_timer_cycles() - t1);
+}
+
+/* ---------------- set-up: direct ---------------- */
+
+static void
+gid_of(uint8_t *gid, uint8_t last)
+{
+	memset(gid, 0, 16);
+	gid[10] = gid[11] = 0xff;
+	gid[12] = 10;
+	gid[15] = last;
+}
+
+static void
+direct_up(struct side *s, uint8_t last, struct rte_ring *rx, struct rte_ring *tx)
+{
+	struct roce_dev_conf dc = { .name = last == 1 ? "direct_a" : "direct_b", .mtu = 4200,
+				    .rx_ring = rx, .tx_ring = tx, .pool = pool,
+				    .socket_id = SOCKET_ID_ANY };
+	struct roce_cq_conf cc = { .cqe = 1024 };
+	struct roce_mr_conf mc = { .length = RQ_DEPTH * MSG,
+				   .access = ROCE_ACCESS_LOCAL_WRITE };
+	struct roce_qp_init_attr ia = {
+		.qp_type = ROCE_QPT_RC,
+		.cap = { .max_send_wr = 256, .max_recv_wr = RQ_DEPTH, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct roce_pd *pd;
+	struct roce_mr *mr;
+	char err[ROCE_ERR_LEN];
+
+	memset(s, 0, sizeof(*s));
+	s->mac[0] = 2;
+	s->mac[5] = last;
+	memcpy(dc.mac, s->mac, 6);
+	gid_of(s->gid, last);
+	s->dev = roce_dev_create(&dc, err, sizeof(err));
+	if (s->dev == NULL)
+		fail(err);
+	s->buf = rte_zmalloc("bench_vrdma", RQ_DEPTH * MSG, 4096);
+	mc.host = s->buf;
+	mc.iova = (uintptr_t)s->buf;
+	pd = roce_pd_alloc(s->dev);
+	s->cq = roce_cq_create(s->dev, &cc);
+	if (s->buf == NULL || pd == NULL || s->cq == NULL || roce_gid_set(s->dev, 0, s->gid) < 0)
+		fail("direct set-up");
+	mr = roce_mr_reg(pd, &mc);
+	if (mr == NULL)
+		fail("direct MR");
+	s->lkey = roce_mr_lkey(mr);
+	ia.send_cq = ia.recv_cq = s->cq;
+	s->qp = roce_qp_create(pd, &ia);
+	if (s->qp == NULL)
+		fail("direct QP");
+}
+
+static void
+direct_connect(struct side *s, const struct side *peer)
+{
+	struct roce_qp_attr at;
+
+	memset(&at, 0, sizeof(at));
+	at.qp_state = ROCE_QPS_INIT;
+	at.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE;
+	if (roce_qp_modify(s->qp, &at, ROCE_QP_STATE | ROCE_QP_ACCESS_FLAGS) < 0)
+		fail(roce_dev_last_error(s->dev));
+	at.qp_state = ROCE_QPS_RTR;
+	at.path_mtu = ROCE_MTU_4096;
+	at.dest_qp_num = roce_qp_num(peer->qp);
+	at.rq_psn = 100;
+	at.max_dest_rd_atomic = 4;
+	at.min_rnr_timer = 1;
+	memcpy(at.ah_attr.dgid, peer->gid, 16);
+	memcpy(at.ah_attr.dmac, peer->mac, 6);
+	at.ah_attr.vlan_id = ROCE_VLAN_NONE;
+	if (roce_qp_modify(s->qp, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
+			   ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
+			   ROCE_QP_MIN_RNR_TIMER) < 0)
+		fail(roce_dev_last_error(s->dev));
+	at.qp_state = ROCE_QPS_RTS;
+	at.sq_psn = 100;
+	at.timeout = 14;
+	at.retry_cnt = 7;
+	at.rnr_retry = 7;
+	at.max_rd_atomic = 4;
+	if (roce_qp_modify(s->qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT |
+			   ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC) < 0)
+		fail(roce_dev_last_error(s->dev));
+}
+
+/* ---------------- set-up: virtio ---------------- */
+
+static struct side va, vb;
+
+static void
+poll_both(void *arg)
+{
+	(void)arg;
+	if (va.vdev != NULL)
+		vrdma_dev_poll(va.vdev);
+	if (vb.vdev != NULL)
+		vrdma_dev_poll(vb.vdev);
+}
+
+static void
+poll_own(void *arg)
+{
+	vrdma_dev_poll(((struct side *)arg)->vdev);
+}
+
+static void
+virtio_up(struct side *s, uint8_t last, struct rte_ring *rx, struct rte_ring *tx,
+	  const char *path)
+{
+	struct vuf_rdma_conf vc = {
+		.path = path, .mem_size = 16u << 20, .gpa_base = 0x40000000, .roce_bit = 55,
+		.ctrl_class = 6, .timeout_ms = 5000, .poll = poll_both,
+	};
+	struct vrdma_cmd_create_qp q = {
+		.qp_type = ROCE_QPT_RC,
+		.cap = { .max_send_wr = htole32(256), .max_recv_wr = htole32(RQ_DEPTH),
+			 .max_send_sge = htole32(1), .max_recv_sge = htole32(1) },
+	};
+	struct vrdma_cmd_add_gid g = { .index = 0 };
+	struct vrdma_conf conf;
+	uint32_t pdn, rkey;
+	char err[160];
+	uint64_t end;
+
+	memset(s, 0, sizeof(*s));
+	s->virtio = true;
+	s->mac[0] = 2;
+	s->mac[5] = last;
+	gid_of(s->gid, last);
+	vrdma_conf_init(&conf, path);
+	conf.mtu = 4200;
+	conf.roce_rx = rx;
+	conf.roce_tx = tx;
+	conf.pool = pool;
+	memcpy(conf.mac.addr_bytes, s->mac, 6);
+	s->vdev = vrdma_dev_create(&conf);
+	if (s->vdev == NULL)
+		fail("vrdma_dev_create");
+	s->d = vuf_rdma_open(&vc, err, sizeof(err));
+	if (s->d == NULL)
+		fail(err);
+	/* the device serves once it saw the connection */
+	end = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
+	memcpy(g.gid, s->gid, 16);
+	while (vuf_rdma_cmd(s->d, VRDMA_CMD_ADD_GID, &g, sizeof(g), NULL, 0) != 0)
+		if (rte_get_timer_cycles() > end)
+			fail("ADD_GID");
+	s->buf = vuf_mem_alloc(vuf_rdma_mem(s->d), RQ_DEPTH * MSG, 4096);
+	if (s->buf == NULL || vuf_rdma_create_pd(s->d, &pdn) != 0 ||
+	    vuf_rdma_create_cq(s->d, 1024, &s->vcqn) != 0 ||
+	    vuf_rdma_reg_mr(s->d, pdn, s->buf, RQ_DEPTH * MSG, ROCE_ACCESS_LOCAL_WRITE,
+			    &s->vlkey, &rkey) != 0)
+		fail("virtio set-up");
+	q.pdn = htole32(pdn);
+	q.send_cqn = q.recv_cqn = htole32(s->vcqn);
+	if (vuf_rdma_create_qp(s->d, &q, &s->vqpn) != 0)
+		fail("virtio QP");
+}
+
+static void
+virtio_modify(struct side *s, uint8_t state, uint32_t mask, struct vrdma_cmd_modify_qp *m)
+{
+	m->qpn = htole32(s->vqpn);
+	m->qp_state = state;
+	m->attr_mask = htole32(mask | 1u);
+	if (vuf_rdma_modify_qp(s->d, m) != 0)
+		fail("virtio MODIFY_QP");
+}
+
+static void
+virtio_connect(struct side *s, const struct side *peer)
+{
+	struct vrdma_cmd_modify_qp m;
+
+	memset(&m, 0, sizeof(m));
+	m.a.qp_access_flags = htole32(ROCE_ACCESS_LOCAL_WRITE);
+	virtio_modify(s, ROCE_QPS_INIT, ROCE_QP_ACCESS_FLAGS, &m);
+	memset(&m, 0, sizeof(m));
+	m.path_mtu = ROCE_MTU_4096;
+	m.max_dest_rd_atomic = 4;
+	m.min_rnr_timer = 1;
+	m.a.dest_qp_num = htole32(peer->vqpn);
+	m.a.rq_psn = htole32(100);
+	memcpy(m.a.ah_attr.grh.dgid, peer->gid, 16);
+	memcpy(m.a.ah_attr.dmac, peer->mac, 6);
+	virtio_modify(s, ROCE_QPS_RTR, ROCE_QP_AV | ROCE_QP_PATH_MTU | ROCE_QP_RQ_PSN |
+		      ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER | ROCE_QP_DEST_QPN, &m);
+	memset(&m, 0, sizeof(m));
+	m.timeout = 14;
+	m.retry_cnt = 7;
+	m.rnr_retry = 7;
+	m.max_rd_atomic = 4;
+	m.a.sq_psn = htole32(100);
+	virtio_modify(s, ROCE_QPS_RTS, ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
+		      ROCE_QP_SQ_PSN | ROCE_QP_MAX_QP_RD_ATOMIC, &m);
+}
+
+/* ---------------- main ---------------- */
+
+static int
+cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+int
+main(void)
+{
+	bool quick = getenv("OMNIPLANE_PERF_QUICK") != NULL;
+	unsigned int rounds = quick ? ROUNDS_QUICK : ROUNDS, i, k;
+	double secs = quick ? 0.5 : 1.5, dr[ROUNDS], vr[ROUNDS], d, v;
+	struct side da, db;
+	char pa[96], pb[96];
+	int huge;
+
+	huge = test_eal_init_perf_lcores("bench_vrdma", "0@0,1@1");
+	if (huge < 0)
+		return 1;
+	if (rte_lcore_count() < 2) {
+		printf("SKIP: bench_vrdma needs two lcores (one per side)\n");
+		return 77;
+	}
+	pool = rte_pktmbuf_pool_create("bench_vrdma", 16383, 256, 0, 4096 + 256, SOCKET_ID_ANY);
+	a2b = rte_ring_create("bench_a2b", 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	b2a = rte_ring_create("bench_b2a", 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	va2b = rte_ring_create("bench_va2b", 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	vb2a = rte_ring_create("bench_vb2a", 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(sock_dir, sizeof(sock_dir), "/tmp/bench-vrdma-XXXXXX");
+	if (pool == NULL || a2b == NULL || b2a == NULL || va2b == NULL || vb2a == NULL ||
+	    mkdtemp(sock_dir) == NULL)
+		fail("no memory");
+	snprintf(pa, sizeof(pa), "%s/a.sock", sock_dir);
+	snprintf(pb, sizeof(pb), "%s/b.sock", sock_dir);
+
+	/* a wire per pair: what one pair leaves in flight at the end of a round waits for it */
+	direct_up(&da, 1, b2a, a2b);
+	direct_up(&db, 2, a2b, b2a);
+	direct_connect(&da, &db);
+	direct_connect(&db, &da);
+	virtio_up(&va, 3, vb2a, va2b, pa);
+	virtio_up(&vb, 4, va2b, vb2a, pb);
+	virtio_connect(&va, &vb);
+	virtio_connect(&vb, &va);
+	/* from now on each side's guest polls its own device only (its own lcore) */
+	vuf_rdma_set_poll(va.d, poll_own, &va);
+	vuf_rdma_set_poll(vb.d, poll_own, &vb);
+	for (k = 0; k < RQ_DEPTH; k++)
+		if (post_recv(&db, k) != 0 || post_recv(&vb, k) != 0)
+			fail("initial receives");
+
+	printf("virtio layer cost: RC SEND %u B, %u in flight (1 in %u signaled), %u receives "
+	       "posted; sender on lcore 0, receiver on lcore 1, rte_ring wire, %u rounds of "
+	       "%.1f s, %s\n", MSG, DEPTH, SIGNAL, RQ_DEPTH, rounds, secs,
+	       huge ? "hugepages" : "4K pages (--no-huge)");
+	for (i = 0; i < rounds; i++) {
+		dr[i] = round_rate(&da, &db, secs) / 1e6;
+		vr[i] = round_rate(&va, &vb, secs) / 1e6;
+		printf("  round %u: direct %.3f M msg/s, virtio %.3f M msg/s\n", i + 1, dr[i], vr[i]);
+	}
+	qsort(dr, rounds, sizeof(dr[0]), cmp_double);
+	qsort(vr, rounds, sizeof(vr[0]), cmp_double);
+	d = dr[rounds / 2];
+	v = vr[rounds / 2];
+	printf("RC SEND 64 B through vrdma + vuf_rdma %8.3f M msg/s   lib/roce direct %8.3f M msg/s"
+	       "   ratio %5.1f%%   (goal >= %.0f%%)\n", v, d, d > 0 ? 100 * v / d : 0, 100 * GOAL);
+
+	vuf_rdma_close(va.d);
+	vuf_rdma_close(vb.d);
+	vrdma_dev_destroy(va.vdev);
+	vrdma_dev_destroy(vb.vdev);
+	unlink(pa);
+	unlink(pb);
+	rmdir(sock_dir);
+	return 0;
+}
