@@ -85,47 +85,47 @@ static int
 sq_request(struct vrdma_wq *w, struct roce_qp *qp, bool ud, const struct vrdma_chain *ch)
 {
 	struct roce_dev *dev = w->r->dev;
-	struct vrdma_sq_req q;
+	/* the device's own copy of the request: read in place */
+	const struct vrdma_sq_req *q = (const struct vrdma_sq_req *)w->buf;
 	struct roce_sge sge[ROCE_MAX_SGE];
 	struct roce_send_wr wr;
 	uint32_t nsge = 0, want;
 	int rc;
 
-	memcpy(&q, w->buf, sizeof(q));
 	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = rte_le_to_cpu_64(q.wr_id);
-	wr.opcode = q.opcode;
-	wr.send_flags = q.send_flags;
-	wr.imm_data = q.imm_data;
-	if (q.send_flags & ROCE_SEND_INLINE) {
-		wr.inline_len = rte_le_to_cpu_16(q.inline_len);
+	wr.wr_id = rte_le_to_cpu_64(q->wr_id);
+	wr.opcode = q->opcode;
+	wr.send_flags = q->send_flags;
+	wr.imm_data = q->imm_data;
+	if (q->send_flags & ROCE_SEND_INLINE) {
+		wr.inline_len = rte_le_to_cpu_16(q->inline_len);
 		wr.inline_data = w->buf + offsetof(struct vrdma_sq_req, inline_data);
-		want = sizeof(q);
-		if (wr.inline_len > sizeof(q.inline_data))
+		want = sizeof(*q);
+		if (wr.inline_len > sizeof(q->inline_data))
 			goto refuse;
 	} else {
-		nsge = le32(q.num_sge);
+		nsge = le32(q->num_sge);
 		if (nsge > ROCE_MAX_SGE)
 			goto refuse;
-		want = sizeof(q) + nsge * sizeof(struct vrdma_sge);
-		sges_in(sge, w->buf + sizeof(q), nsge);
+		want = sizeof(*q) + nsge * sizeof(struct vrdma_sge);
+		sges_in(sge, w->buf + sizeof(*q), nsge);
 		wr.num_sge = nsge;
 		wr.sg_list = sge;
 	}
 	/* exactly the request, nothing device-writable */
-	if (ch->rlen != want || ch->wlen != 0 || q.opcode > ROCE_WR_RDMA_READ)
+	if (ch->rlen != want || ch->wlen != 0 || q->opcode > ROCE_WR_RDMA_READ)
 		goto refuse;
 	if (roce_qp_cur_state(qp) == ROCE_QPS_RESET || roce_qp_cur_state(qp) == ROCE_QPS_INIT ||
 	    roce_qp_cur_state(qp) == ROCE_QPS_RTR)
 		return -EAGAIN;
 	if (ud) {
 		/* an AH named by handle (lib/roce checks it is live and of the QP's PD) */
-		wr.ud.ah = roce_ah_get(dev, le32(q.ud.ah));
-		wr.ud.remote_qpn = le32(q.ud.remote_qpn);
-		wr.ud.remote_qkey = le32(q.ud.remote_qkey);
+		wr.ud.ah = roce_ah_get(dev, le32(q->ud.ah));
+		wr.ud.remote_qpn = le32(q->ud.remote_qpn);
+		wr.ud.remote_qkey = le32(q->ud.remote_qkey);
 	} else {
-		wr.rdma.remote_addr = rte_le_to_cpu_64(q.rdma.remote_addr);
-		wr.rdma.rkey = le32(q.rdma.rkey);
+		wr.rdma.remote_addr = rte_le_to_cpu_64(q->rdma.remote_addr);
+		wr.rdma.rkey = le32(q->rdma.rkey);
 	}
 	rc = roce_post_send(qp, &wr, 1, NULL);
 	if (rc == -ENOMEM && !queue_is_empty_cap(qp, false))
@@ -138,7 +138,7 @@ sq_request(struct vrdma_wq *w, struct roce_qp *qp, bool ud, const struct vrdma_c
 	}
 refuse:
 	w->st.wr_refused++;
-	roce_post_error(qp, false, wr.wr_id, q.opcode, ROCE_WC_LOC_QP_OP_ERR);
+	roce_post_error(qp, false, wr.wr_id, q->opcode, ROCE_WC_LOC_QP_OP_ERR);
 	return 0;
 }
 
@@ -221,8 +221,11 @@ wq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, bool recv, uint6
 			break;
 		}
 		vrdma_vq_push(vq, ch.head, 0);
-		ring_set(call, ring);
 	}
+	/* a driver that reclaims as it posts turns calls off: skip rte_vhost's check then */
+	if (n > 0 && !(__atomic_load_n(&vq->avail->flags, __ATOMIC_RELAXED) &
+		       VRING_AVAIL_F_NO_INTERRUPT))
+		ring_set(call, ring);
 	return n;
 }
 

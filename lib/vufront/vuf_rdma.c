@@ -475,7 +475,7 @@ wq_reclaim(struct wq *w)
 	}
 }
 
-/* Queue @p len bytes at @p req on @p w. */
+/* Queue a request (@p head, then @p nsge SGEs) on @p w; the caller kicks. */
 static int
 wq_post(struct vuf_rdma *d, struct wq *w, const void *head, uint32_t hlen,
 	const struct vrdma_sge *sg, uint32_t nsge)
@@ -485,9 +485,7 @@ wq_post(struct vuf_rdma *d, struct wq *w, const void *head, uint32_t hlen,
 	uint16_t i;
 	int rc;
 
-	if (!w->up)
-		return -EINVAL;
-	if (hlen + nsge * sizeof(*sg) > w->slot)
+	if (!w->up || hlen + nsge * sizeof(*sg) > w->slot)
 		return -EINVAL;
 	wq_reclaim(w);
 	if (w->nfree == 0) {
@@ -509,30 +507,79 @@ wq_post(struct vuf_rdma *d, struct wq *w, const void *head, uint32_t hlen,
 		w->free[w->nfree++] = i;
 		return rc;
 	}
-	vuf_vq_kick(&w->vq);
 	return 0;
+}
+
+static int
+send_one(struct vuf_rdma *d, uint32_t qpn, const struct vrdma_sq_req *req,
+	 const struct vrdma_sge *sg)
+{
+	uint32_t n = (req->send_flags & VRDMA_SEND_INLINE) ? 0 : le32toh(req->num_sge);
+
+	if (n > MAX_SGE)
+		return -EINVAL;
+	return wq_post(d, &d->sqs[qpn], req, sizeof(*req), sg, n);
 }
 
 int
 vuf_rdma_post_send(struct vuf_rdma *d, uint32_t qpn, const struct vrdma_sq_req *req,
 		   const struct vrdma_sge *sg)
 {
-	uint32_t n = (req->send_flags & VRDMA_SEND_INLINE) ? 0 : le32toh(req->num_sge);
+	unsigned int done;
 
-	if (qpn >= d->max_qps || n > MAX_SGE)
+	return vuf_rdma_post_send_list(d, qpn, &req, &sg, 1, &done);
+}
+
+int
+vuf_rdma_post_send_list(struct vuf_rdma *d, uint32_t qpn, const struct vrdma_sq_req *const *reqs,
+			const struct vrdma_sge *const *sgs, unsigned int n, unsigned int *done)
+{
+	int rc = 0;
+
+	*done = 0;
+	if (qpn >= d->max_qps || !d->sqs[qpn].up)
 		return -EINVAL;
-	return wq_post(d, &d->sqs[qpn], req, sizeof(*req), sg, n);
+	while (*done < n && (rc = send_one(d, qpn, reqs[*done], sgs[*done])) == 0)
+		(*done)++;
+	/* one notification for the list (virtio's batching) */
+	if (*done > 0)
+		vuf_vq_kick(&d->sqs[qpn].vq);
+	return rc;
 }
 
 int
 vuf_rdma_post_recv(struct vuf_rdma *d, uint32_t qpn, uint64_t wr_id, const struct vrdma_sge *sg,
 		   uint32_t n)
 {
-	struct vrdma_rq_req q = { .wr_id = htole64(wr_id), .num_sge = htole32(n) };
+	unsigned int done;
 
-	if (qpn >= d->max_qps || n > MAX_SGE)
+	if (n > MAX_SGE)
 		return -EINVAL;
-	return wq_post(d, &d->rqs[qpn], &q, sizeof(q), sg, n);
+	return vuf_rdma_post_recv_list(d, qpn, &wr_id, sg, n, 1, &done);
+}
+
+int
+vuf_rdma_post_recv_list(struct vuf_rdma *d, uint32_t qpn, const uint64_t *wr_ids,
+			const struct vrdma_sge *sg, uint32_t nsge, unsigned int n,
+			unsigned int *done)
+{
+	int rc = 0;
+
+	*done = 0;
+	if (qpn >= d->max_qps || !d->rqs[qpn].up || nsge > MAX_SGE)
+		return -EINVAL;
+	while (*done < n) {
+		struct vrdma_rq_req q = { .wr_id = htole64(wr_ids[*done]),
+					  .num_sge = htole32(nsge) };
+
+		rc = wq_post(d, &d->rqs[qpn], &q, sizeof(q), sg + (size_t)*done * nsge, nsge);
+		if (rc != 0)
+			break;
+		(*done)++;
+	}
+	if (*done > 0)
+		vuf_vq_kick(&d->rqs[qpn].vq);
+	return rc;
 }
 
 int

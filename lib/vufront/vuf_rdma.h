@@ -113,9 +113,26 @@ int vuf_rdma_destroy_qp(struct vuf_rdma *d, uint32_t qpn);
 int vuf_rdma_post_send(struct vuf_rdma *d, uint32_t qpn, const struct vrdma_sq_req *req,
 		       const struct vrdma_sge *sg);
 
+/**
+ * Queue @p n send requests, @p reqs[i] with its SGEs @p sgs[i], and notify
+ * the device once. @p done says how many were queued.
+ * @return 0, or why request @p done was not (see vuf_rdma_post_send()).
+ */
+int vuf_rdma_post_send_list(struct vuf_rdma *d, uint32_t qpn, const struct vrdma_sq_req *const *reqs,
+			    const struct vrdma_sge *const *sgs, unsigned int n, unsigned int *done);
+
 /** Queue a receive request of @p n SGEs (see vuf_rdma_post_send()). */
 int vuf_rdma_post_recv(struct vuf_rdma *d, uint32_t qpn, uint64_t wr_id,
 		       const struct vrdma_sge *sg, uint32_t n);
+
+/**
+ * Queue @p n receive requests of @p nsge SGEs each (@p wr_ids[i] with
+ * @p sg[i * nsge ...]) and notify the device once; see
+ * vuf_rdma_post_send_list().
+ */
+int vuf_rdma_post_recv_list(struct vuf_rdma *d, uint32_t qpn, const uint64_t *wr_ids,
+			    const struct vrdma_sge *sg, uint32_t nsge, unsigned int n,
+			    unsigned int *done);
 
 /**
  * Take up to @p n completions of CQ @p cqn (the buffers go back to the
