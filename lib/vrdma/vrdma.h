@@ -50,6 +50,8 @@ struct vrdma_conf {
 	struct rte_ring *roce_rx;  /**< RoCE v2 frames for the device, from the wire (required) */
 	struct rte_ring *roce_tx;  /**< RoCE v2 frames the device sends to the wire (required) */
 	struct rte_mempool *pool;  /**< mbufs of the frames the device builds (required) */
+	struct rte_ring *net_rx;   /**< other frames for the guest, from the wire (NULL: receiveq1 not served) */
+	struct rte_ring *net_tx;   /**< frames the guest sends (NULL: transmitq1 not served) */
 };
 
 /**
@@ -68,8 +70,9 @@ void vrdma_conf_init(struct vrdma_conf *conf, const char *path);
  * doc/vrdma.md); the class not one of virtio-net's own (0-5);
  * 3 + max_cqs + 2 * max_qps rings must fit vhost-user's 256, with at least
  * 3 QP slots (QPN 0 is SMI, unused in RoCE; 1 is GSI) and one CQ; the MTU
- * must carry a 256-byte RoCE payload (336); the wire rings and pool are
- * required.
+ * must carry a 256-byte RoCE payload (336); the RoCE wire rings and pool
+ * are required, and with a net transmit ring the pool's mbufs must hold a
+ * header and a frame of the MTU in one segment.
  * @param conf
  *   Configuration to check.
  * @param err
@@ -135,6 +138,14 @@ struct vrdma_dev_info {
 	uint64_t cq_bad_chain;    /**< completion buffers refused (readable part, under 48 bytes) */
 	uint64_t cq_notified;     /**< armed CQs signalled */
 	uint64_t wr_discarded;    /**< SQ/RQ requests returned unread: their QP was reset or destroyed */
+	uint64_t net_rx_frames;   /**< frames written to the guest's receive buffers */
+	uint64_t net_rx_bytes;
+	uint64_t net_rx_too_big;  /**< frames the guest's receive buffers could not hold: dropped */
+	uint64_t net_rx_bad_buf;  /**< receive buffers too small for the virtio-net header */
+	uint64_t net_tx_frames;   /**< guest frames handed to net_tx */
+	uint64_t net_tx_bytes;
+	uint64_t net_tx_refused;  /**< guest frames asking for an offload, too short or too long */
+	uint64_t net_tx_dropped;  /**< guest frames lost: net_tx full */
 };
 
 /**

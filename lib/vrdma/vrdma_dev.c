@@ -22,6 +22,7 @@
 #include "vrdma.h"
 #include "vrdma_abi.h"
 #include "vrdma_cmd.h"
+#include "vrdma_net.h"
 #include "vrdma_virtio.h"
 #include "vrdma_vq.h"
 #include "vrdma_wq.h"
@@ -57,6 +58,7 @@ struct vrdma_dev {
 	bool calling;                 /* the poller is notifying the guest (outside the lock) */
 	uint8_t *ctrl_buf;            /* a command copied out of guest memory */
 	struct vrdma_wq wq;           /* the RDMA queues */
+	struct vrdma_net net;         /* the virtio-net queues */
 };
 
 /* rte_vhost's callbacks name a device by vid; its socket path finds ours. */
@@ -81,6 +83,7 @@ static uint64_t
 net_features(void)
 {
 	return (1ull << VRDMA_NET_F_MTU) | (1ull << VRDMA_NET_F_MAC) |
+		(1ull << VRDMA_NET_F_MRG_RXBUF) |
 		(1ull << VRDMA_NET_F_STATUS) | (1ull << VRDMA_NET_F_CTRL_VQ) |
 		(1ull << VRDMA_V_F_RING_INDIRECT_DESC) |
 		(1ull << VRDMA_VU_F_PROTOCOL_FEATURES) | (1ull << VRDMA_V_F_VERSION_1);
@@ -130,6 +133,13 @@ vrdma_conf_check(const struct vrdma_conf *conf, char *err, size_t errlen)
 	}
 	if (conf->roce_rx == NULL || conf->roce_tx == NULL || conf->pool == NULL) {
 		snprintf(err, errlen, "the RoCE wire rings and the mbuf pool are required");
+		return -EINVAL;
+	}
+	if (conf->net_tx != NULL &&
+	    rte_pktmbuf_data_room_size(conf->pool) < RTE_PKTMBUF_HEADROOM +
+	    sizeof(struct vrdma_net_hdr) + conf->mtu + RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN) {
+		snprintf(err, errlen, "the pool's mbufs cannot hold a frame of MTU %u in one segment",
+			 conf->mtu);
 		return -EINVAL;
 	}
 	return 0;
@@ -384,14 +394,17 @@ vrdma_dev_poll(struct vrdma_dev *d)
 	if (!rte_spinlock_trylock(&d->poll_lock))
 		return 0;
 	vid = d->vid;
-	if (d->rdma != NULL && d->mem != NULL) {
-		/* the RDMA state and memory view change only under this lock */
-		d->wq.r = d->rdma;
-		d->wq.vq = d->vq;
-		d->wq.mem = d->mem;
-		d->wq.vqst = &d->vqst;
-		work += ctrl_poll(d, call);
-		work += vrdma_wq_poll(&d->wq, call);
+	if (d->mem != NULL) {
+		work += vrdma_net_poll(&d->net, d->vq, d->mem, &d->vqst, call);
+		if (d->rdma != NULL) {
+			/* the RDMA state and memory view change only under this lock */
+			d->wq.r = d->rdma;
+			d->wq.vq = d->vq;
+			d->wq.mem = d->mem;
+			d->wq.vqst = &d->vqst;
+			work += ctrl_poll(d, call);
+			work += vrdma_wq_poll(&d->wq, call);
+		}
 	}
 	any = (call[0] | call[1] | call[2] | call[3]) != 0;
 	/* destroy_connection waits for this before rte_vhost frees the device */
@@ -493,6 +506,7 @@ pre_msg(int vid, void *raw)
 		free(d->mem);
 		d->mem = NULL;
 		rdma_reset(d, true);
+		vrdma_net_reset(&d->net);
 		break;
 	case VU_SET_STATUS:
 		if (msg->size >= sizeof(uint64_t) && msg->payload.u64 == 0) {
@@ -500,6 +514,7 @@ pre_msg(int vid, void *raw)
 			memset(d->vq, 0, sizeof(d->vq));
 			memset(d->resume, 0, sizeof(d->resume));
 			rdma_reset(d, true);
+			vrdma_net_reset(&d->net);
 		}
 		break;
 	default:
@@ -516,6 +531,10 @@ features_set(struct vrdma_dev *d, uint64_t features)
 	d->info.roce = (features & (1ull << d->conf.roce_bit)) != 0;
 	d->roce = d->info.roce;
 	pthread_mutex_unlock(&d->lock);
+	/* virtio 1.x: the header always has num_buffers; legacy only with MRG_RXBUF */
+	d->net.mrg = (features & (1ull << VRDMA_NET_F_MRG_RXBUF)) != 0;
+	d->net.hdr_len = d->net.mrg || (features & (1ull << VRDMA_V_F_VERSION_1)) ?
+		sizeof(struct vrdma_net_hdr) : sizeof(struct vrdma_net_hdr) - 2;
 }
 
 /* After rte_vhost handled a message: catch up with it, then let the poller in. */
@@ -602,6 +621,7 @@ static void
 disconnect(struct vrdma_dev *d)
 {
 	rdma_reset(d, false);
+	vrdma_net_reset(&d->net);
 	memset(d->vq, 0, sizeof(d->vq));
 	free(d->mem);
 	d->mem = NULL;
@@ -744,6 +764,11 @@ vrdma_dev_create(const struct vrdma_conf *conf)
 	d->vid = -1;
 	d->wq.max_qps = conf->max_qps;
 	d->wq.max_cqs = conf->max_cqs;
+	d->net.rx_ring = conf->net_rx;
+	d->net.tx_ring = conf->net_tx;
+	d->net.pool = conf->pool;
+	d->net.max_frame = conf->mtu + RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN;
+	d->net.hdr_len = sizeof(struct vrdma_net_hdr);
 	pthread_mutex_init(&d->lock, NULL);
 	rte_spinlock_init(&d->poll_lock);
 	d->ctrl_buf = malloc(VRDMA_CTRL_MAX_IN);
@@ -833,4 +858,12 @@ vrdma_dev_info_get(struct vrdma_dev *dev, struct vrdma_dev_info *info)
 	info->cq_bad_chain = __atomic_load_n(&dev->wq.st.cq_bad_chain, __ATOMIC_RELAXED);
 	info->cq_notified = __atomic_load_n(&dev->wq.st.cq_notified, __ATOMIC_RELAXED);
 	info->wr_discarded = __atomic_load_n(&dev->wq.st.wr_discarded, __ATOMIC_RELAXED);
+	info->net_rx_frames = __atomic_load_n(&dev->net.st.rx_frames, __ATOMIC_RELAXED);
+	info->net_rx_bytes = __atomic_load_n(&dev->net.st.rx_bytes, __ATOMIC_RELAXED);
+	info->net_rx_too_big = __atomic_load_n(&dev->net.st.rx_too_big, __ATOMIC_RELAXED);
+	info->net_rx_bad_buf = __atomic_load_n(&dev->net.st.rx_bad_buf, __ATOMIC_RELAXED);
+	info->net_tx_frames = __atomic_load_n(&dev->net.st.tx_frames, __ATOMIC_RELAXED);
+	info->net_tx_bytes = __atomic_load_n(&dev->net.st.tx_bytes, __ATOMIC_RELAXED);
+	info->net_tx_refused = __atomic_load_n(&dev->net.st.tx_refused, __ATOMIC_RELAXED);
+	info->net_tx_dropped = __atomic_load_n(&dev->net.st.tx_dropped, __ATOMIC_RELAXED);
 }

@@ -19,6 +19,7 @@
 #include <rte_common.h>
 
 #define VRDMA_NET_F_MTU 3
+#define VRDMA_NET_F_MRG_RXBUF 15
 #define VRDMA_NET_F_MAC 5
 #define VRDMA_NET_F_STATUS 16
 #define VRDMA_NET_F_CTRL_VQ 17

@@ -225,6 +225,27 @@ vrdma_chain_write(const struct vrdma_chain *ch, const void *src, uint32_t len)
 	return done;
 }
 
+uint32_t
+vrdma_chain_write_at(const struct vrdma_chain *ch, uint32_t off, const void *src, uint32_t len)
+{
+	const uint8_t *s = src;
+	uint32_t done = 0, i;
+
+	for (i = 0; i < ch->nw && done < len; i++) {
+		uint32_t seg = ch->wseg[i].len, n;
+
+		if (off >= seg) {
+			off -= seg;
+			continue;
+		}
+		n = RTE_MIN(seg - off, len - done);
+		memcpy(ch->wseg[i].host + off, s + done, n);
+		done += n;
+		off = 0;
+	}
+	return done;
+}
+
 void
 vrdma_vq_push(struct vrdma_vq *vq, uint16_t head, uint32_t len)
 {

@@ -75,6 +75,10 @@ int vrdma_vq_skip(struct vrdma_vq *vq, uint16_t *head, struct vrdma_vq_stats *st
 /* Copy @p len bytes to a chain's writable buffers. @return bytes written. */
 uint32_t vrdma_chain_write(const struct vrdma_chain *ch, const void *src, uint32_t len);
 
+/* Copy @p len bytes to a chain's writable buffers from byte @p off on. @return bytes written. */
+uint32_t vrdma_chain_write_at(const struct vrdma_chain *ch, uint32_t off, const void *src,
+			      uint32_t len);
+
 /* Publish chain @p head as used with @p len bytes written. */
 void vrdma_vq_push(struct vrdma_vq *vq, uint16_t head, uint32_t len);
 

@@ -32,6 +32,7 @@
 
 #define F_MTU 3
 #define F_MAC 5
+#define F_MRG_RXBUF 15
 #define F_STATUS 16
 #define F_CTRL_VQ 17
 #define F_INDIRECT 28
@@ -120,7 +121,7 @@ test_conf_checked(void **state)
 static void
 test_features_and_config(void **state)
 {
-	uint64_t want = (1ull << F_MTU) | (1ull << F_MAC) | (1ull << F_STATUS) |
+	uint64_t want = (1ull << F_MTU) | (1ull << F_MAC) | (1ull << F_MRG_RXBUF) | (1ull << F_STATUS) |
 		(1ull << F_CTRL_VQ) | (1ull << F_INDIRECT) | (1ull << VUF_F_PROTOCOL_FEATURES) |
 		(1ull << F_VERSION_1) | (1ull << 55);
 	struct vrdma_dev_info info;
