@@ -79,7 +79,7 @@ static struct rte_mempool *pool;
 static volatile bool stop;
 static char sock_dir[64];
 
-static void
+static __rte_noreturn void
 fail(const char *what)
 {
 	fprintf(stderr, "bench_vrdma: %s\n", what);
@@ -411,7 +411,7 @@ virtio_up(struct side *s, uint8_t last, struct rte_ring *rx, struct rte_ring *tx
 	};
 	struct vrdma_cmd_add_gid g = { .index = 0 };
 	struct vrdma_conf conf;
-	uint32_t pdn, rkey;
+	uint32_t pdn = 0, rkey;
 	char err[160];
 	uint64_t end;
 
