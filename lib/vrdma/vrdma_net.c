@@ -20,10 +20,16 @@ ring_set(uint64_t *bits, uint32_t ring)
 	bits[ring / 64] |= 1ull << (ring % 64);
 }
 
-/* The driver wants calls on this ring (it did not turn them off). */
+/*
+ * The driver wants calls on this ring (it did not turn them off). The
+ * used index stores come before this read of the flags (virtio 2.7.7.2,
+ * as rte_vhost_vring_call does): a driver that turns calls back on and
+ * then looks at the used index cannot miss both.
+ */
 static inline bool
 wants_calls(const struct vrdma_vq *vq)
 {
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return !(__atomic_load_n(&vq->avail->flags, __ATOMIC_RELAXED) &
 		 VRING_AVAIL_F_NO_INTERRUPT);
 }
@@ -42,6 +48,7 @@ tx_poll(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory 
 	for (k = 0; k < VRDMA_NET_BURST; k++) {
 		struct rte_mbuf *m = rte_pktmbuf_alloc(n->pool);
 		struct vrdma_net_hdr h;
+		uint32_t len;
 		int rc;
 
 		if (m == NULL)
@@ -68,13 +75,14 @@ tx_poll(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory 
 		m->data_len = (uint16_t)ch->rlen;
 		m->pkt_len = ch->rlen;
 		rte_pktmbuf_adj(m, (uint16_t)n->hdr_len);
+		len = m->pkt_len; /* the mbuf is the wire's once enqueued */
 		if (rte_ring_enqueue(n->tx_ring, m) != 0) {
 			n->st.tx_dropped++;
 			rte_pktmbuf_free(m);
 			continue;
 		}
 		n->st.tx_frames++;
-		n->st.tx_bytes += m->pkt_len;
+		n->st.tx_bytes += len;
 	}
 	if (k > 0 && wants_calls(vq))
 		ring_set(call, VRDMA_NET_TXQ);
@@ -107,16 +115,18 @@ copy_out(const struct vrdma_chain *ch, uint32_t at, const struct rte_mbuf *m, ui
  * Write one frame into the guest's receive buffers: one chain, or with
  * MRG_RXBUF as many as it takes (num_buffers in the header).
  * @return 1 delivered, 0 not enough buffers yet (nothing taken), -1 the
- *   frame cannot be delivered (dropped by the caller).
+ *   frame cannot be delivered (dropped by the caller). @p pushed is set
+ *   when buffers were returned (refused ones included).
  */
 static int
 rx_one(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory *mem,
-       struct vrdma_vq_stats *vqst, const struct rte_mbuf *m)
+       struct vrdma_vq_stats *vqst, const struct rte_mbuf *m, bool *pushed)
 {
 	uint32_t need = n->hdr_len + m->pkt_len, room = 0, off = 0;
 	struct vrdma_net_hdr h = { 0 };
 	unsigned int nb = 0, i;
 
+	unsigned int tries = 0;
 	uint8_t none[1];
 
 	/*
@@ -127,6 +137,12 @@ rx_one(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory *
 	while (room < need) {
 		int rc;
 
+		if (++tries > vq->size) {
+			/* a ring's worth of refused buffers: the frame waits for the next poll */
+			vq->last_avail = (uint16_t)(vq->last_avail - nb);
+			*pushed = true;
+			return 0;
+		}
 		if (nb == (n->mrg ? VRDMA_NET_MAX_BUFS : 1u)) {
 			/* without MRG_RXBUF one chain must hold the whole frame */
 			vq->last_avail = (uint16_t)(vq->last_avail - nb);
@@ -143,6 +159,7 @@ rx_one(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory *
 				n->st.rx_bad_buf++;
 			for (i = 0; i <= nb; i++)
 				vrdma_vq_push(vq, n->ch[i].head, 0);
+			*pushed = true;
 			nb = 0;
 			room = 0;
 			continue;
@@ -166,6 +183,7 @@ rx_one(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory *
 		off += len;
 		vrdma_vq_push(vq, n->ch[i].head, at + len);
 	}
+	*pushed = true;
 	return 1;
 }
 
@@ -174,7 +192,8 @@ static unsigned int
 rx_poll(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory *mem,
 	struct vrdma_vq_stats *vqst, uint64_t *call)
 {
-	unsigned int k, done = 0;
+	bool pushed = false;
+	unsigned int k;
 
 	for (k = 0; k < VRDMA_NET_BURST; k++) {
 		struct rte_mbuf *m = n->pending;
@@ -183,7 +202,7 @@ rx_poll(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory 
 		if (m == NULL && rte_ring_dequeue(n->rx_ring, (void **)&m) != 0)
 			break;
 		n->pending = NULL;
-		rc = rx_one(n, vq, mem, vqst, m);
+		rc = rx_one(n, vq, mem, vqst, m, &pushed);
 		if (rc == 0) {
 			n->pending = m;
 			break;
@@ -193,11 +212,10 @@ rx_poll(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory 
 		} else {
 			n->st.rx_frames++;
 			n->st.rx_bytes += m->pkt_len;
-			done++;
 		}
 		rte_pktmbuf_free(m);
 	}
-	if (done > 0 && wants_calls(vq))
+	if (pushed && wants_calls(vq))
 		ring_set(call, VRDMA_NET_RXQ);
 	return k;
 }

@@ -47,7 +47,7 @@ struct vrdma_net_stats {
 	uint64_t tx_frames;     /* guest frames handed to the wire */
 	uint64_t tx_bytes;
 	uint64_t tx_refused;    /* guest frames with an offload asked for, or a bad length */
-	uint64_t tx_dropped;    /* guest frames lost for want of an mbuf or wire room */
+	uint64_t tx_dropped;    /* guest frames lost: the wire's ring was full */
 };
 
 struct vrdma_net {

@@ -222,10 +222,17 @@ wq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, bool recv, uint6
 		}
 		vrdma_vq_push(vq, ch.head, 0);
 	}
-	/* a driver that reclaims as it posts turns calls off: skip rte_vhost's check then */
-	if (n > 0 && !(__atomic_load_n(&vq->avail->flags, __ATOMIC_RELAXED) &
-		       VRING_AVAIL_F_NO_INTERRUPT))
-		ring_set(call, ring);
+	/*
+	 * a driver that reclaims as it posts turns calls off: skip rte_vhost's
+	 * call then; the used index stores come before the read of the flags
+	 * (as in rte_vhost_vring_call), so turning calls back on is not missed
+	 */
+	if (n > 0) {
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (!(__atomic_load_n(&vq->avail->flags, __ATOMIC_RELAXED) &
+		      VRING_AVAIL_F_NO_INTERRUPT))
+			ring_set(call, ring);
+	}
 	return n;
 }
 

@@ -37,6 +37,7 @@ struct guest {
 	struct vuf_vq rx, tx;
 	uint8_t *bufs;   /* receive buffers, RXBUF bytes each */
 	uint8_t *out;    /* a frame to send */
+	uint32_t hdr;    /* virtio-net header bytes: 12, or 10 for a legacy driver without MRG_RXBUF */
 	char path[128];
 };
 
@@ -46,6 +47,7 @@ guest_up(struct guest *g, const char *name, uint64_t features)
 	struct vrdma_dev_info info;
 	int up[2] = { 1, 1 };
 
+	g->hdr = features & ((1ull << F_VERSION_1) | (1ull << F_MRG_RXBUF)) ? 12 : 10;
 	conf_for(&g->conf, g->path, sizeof(g->path), name);
 	g->conf.net_rx = net_rx;
 	g->conf.net_tx = net_tx;
@@ -111,14 +113,14 @@ frame_fill(uint8_t *f, uint32_t len, uint8_t seed)
 static void
 guest_send(struct guest *g, uint32_t len, uint8_t hdr_flags)
 {
-	struct vuf_buf b = { g->out, HDR + len };
+	struct vuf_buf b = { g->out, g->hdr + len };
 	uint64_t end = rte_get_timer_cycles() + TIMEOUT_MS * rte_get_timer_hz() / 1000;
 	uint32_t used;
 	void *cookie;
 
-	memset(g->out, 0, HDR);
+	memset(g->out, 0, g->hdr);
 	g->out[0] = hdr_flags;
-	frame_fill(g->out + HDR, len, (uint8_t)len);
+	frame_fill(g->out + g->hdr, len, (uint8_t)len);
 	assert_int_equal(vuf_vq_add(&g->tx, &b, 1, NULL, 0, g), 0);
 	vuf_vq_kick(&g->tx);
 	while (vuf_vq_get_used(&g->tx, &cookie, &used) != 1) {
@@ -350,6 +352,54 @@ test_virtio_user_frames_both_ways(void **state)
 	unlink(path);
 }
 
+/* A legacy driver (no VERSION_1, no MRG_RXBUF) has a 10-byte header both ways. */
+static void
+test_legacy_driver_has_a_10_byte_header(void **state)
+{
+	struct rte_mbuf *m = NULL;
+	uint8_t want[200], *b;
+	struct guest g;
+	uint32_t len;
+
+	(void)state;
+	guest_up(&g, "legacy.sock", 0);
+	guest_send(&g, 200, 0);
+	assert_int_equal(rte_ring_dequeue(net_tx, (void **)&m), 0);
+	assert_int_equal(m->pkt_len, 200);
+	frame_fill(want, 200, 200);
+	assert_memory_equal(rte_pktmbuf_mtod(m, void *), want, 200);
+	rte_pktmbuf_free(m);
+	give_rx_buffers(&g, 0, 1);
+	assert_int_equal(rte_ring_enqueue(net_rx, wire_frame(150, 5)), 0);
+	len = rx_used(&g, &b);
+	assert_int_equal(len, 10 + 150);
+	frame_fill(want, 150, 5);
+	assert_memory_equal(b + 10, want, 150);
+	guest_down(&g);
+}
+
+/* With a transmit ring, the pool's mbufs must hold a header and a frame of the MTU. */
+static void
+test_pool_too_small_for_the_mtu_is_refused(void **state)
+{
+	struct rte_mempool *small = rte_pktmbuf_pool_create("vt_small", 63, 0, 0,
+							    RTE_PKTMBUF_HEADROOM + 1024,
+							    SOCKET_ID_ANY);
+	struct vrdma_conf conf;
+	char path[128], err[160];
+
+	(void)state;
+	assert_non_null(small);
+	conf_for(&conf, path, sizeof(path), "small.sock");
+	conf.pool = small;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), 0);
+	conf.net_tx = net_tx;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), -EINVAL);
+	conf.mtu = 900;
+	assert_int_equal(vrdma_conf_check(&conf, err, sizeof(err)), 0);
+	rte_mempool_free(small);
+}
+
 static int
 net_up(void **state)
 {
@@ -375,6 +425,8 @@ main(void)
 		cmocka_unit_test(test_guest_frames_reach_the_wire),
 		cmocka_unit_test(test_wire_frames_fill_mergeable_buffers),
 		cmocka_unit_test(test_without_mergeable_buffers_a_big_frame_is_dropped),
+		cmocka_unit_test(test_legacy_driver_has_a_10_byte_header),
+		cmocka_unit_test(test_pool_too_small_for_the_mtu_is_refused),
 		cmocka_unit_test(test_virtio_user_frames_both_ways),
 	};
 
