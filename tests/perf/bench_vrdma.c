@@ -71,6 +71,7 @@ struct side {
 	uint8_t gid[16];
 	uint64_t done;     /* sender: signaled completions; receiver: receives */
 	uint64_t loops, idle; /* turns of the loop, and those that found nothing to do */
+	uint64_t seq, inflight; /* sender: next id, SENDs not known complete (kept across rounds) */
 	int failed;
 };
 
@@ -242,7 +243,7 @@ receiver(void *arg)
 static double
 round_rate(struct side *a, struct side *b, double secs)
 {
-	uint64_t hz = rte_get_timer_hz(), ids[BURST], seq = 0, inflight = 0;
+	uint64_t hz = rte_get_timer_hz(), ids[BURST];
 	uint64_t t0, t1 = 0, r0 = 0, end, now;
 	unsigned int lc = rte_get_next_lcore(rte_lcore_id(), 1, 0);
 
@@ -263,13 +264,18 @@ round_rate(struct side *a, struct side *b, double secs)
 			break;
 		}
 		a->done += (uint64_t)n;
-		inflight -= RTE_MIN(inflight, (uint64_t)n * SIGNAL);
+		/*
+		 * every SIGNAL-th SEND is signaled and completes after those
+		 * before it; what a round leaves in flight is still counted in
+		 * the pair's next round
+		 */
+		a->inflight -= RTE_MIN(a->inflight, (uint64_t)n * SIGNAL);
 		a->loops++;
-		if (inflight < DEPTH) {
-			unsigned int k = post_sends(a, seq, (unsigned int)(DEPTH - inflight));
+		if (a->inflight < DEPTH) {
+			unsigned int k = post_sends(a, a->seq, (unsigned int)(DEPTH - a->inflight));
 
-			seq += k;
-			inflight += k;
+			a->seq += k;
+			a->inflight += k;
 			a->idle += n == 0 && k == 0;
 		} else {
 			a->idle += n == 0;
