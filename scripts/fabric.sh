@@ -92,7 +92,7 @@ node_a_start() {
 	# Keep the FIFO open between commands, read-write: neither opening it
 	# nor writing a command to it blocks, even once testpmd is gone.
 	exec {a_in}<>"$work/a.in"
-	timeout 300 stdbuf -oL dpdk-testpmd --lcores 0@0,1@1 $fabric_eal --file-prefix "$prefix-a" \
+	timeout 900 stdbuf -oL dpdk-testpmd --lcores 0@0,1@1 $fabric_eal --file-prefix "$prefix-a" \
 		$fabric_plugins $(node_vdevs a $FABRIC_A_LID sw-a.sock "$vargs") $extra -- \
 		-i --disable-link-check --total-num-mbufs=32768 "$@" \
 		< "$work/a.in" > "$work/a.log" 2>&1 &
@@ -143,7 +143,7 @@ a_info() {
 node_b_start() {
 	local vargs=$1
 	shift
-	timeout 300 stdbuf -oL "$build/examples/l2fwd-vnic/l2fwd-vnic" --lcores 0@1,1@0 $fabric_eal \
+	timeout 900 stdbuf -oL "$build/examples/l2fwd-vnic/l2fwd-vnic" --lcores 0@1,1@0 $fabric_eal \
 		--file-prefix "$prefix-b" $fabric_plugins \
 		$(node_vdevs b $FABRIC_B_LID sw-b.sock "$vargs") -- "$@" > "$work/b.log" 2>&1 &
 	b_pid=$!

@@ -13,6 +13,7 @@
  *       [-T SECONDS] [--burst N] [--duration SECONDS] [--frames N]
  *       [--pipeline rx@L,work@L,tx@L] [--ring-size N] [--no-backpressure]
  *       [--encap PORT:SLID:DLID:VESW]... [--link-timeout SECONDS] [--xstats]
+ *       [--busy-poll]
  *
  * See doc/l2fwd-vnic.md.
  */
@@ -88,6 +89,7 @@ static struct {
 	bool backpressure;
 	uint64_t link_timeout;             /* seconds */
 	bool xstats;
+	bool busy_poll;                    /* plain mode: never sleep when idle */
 	uint16_t nb_fwd;                   /* plain mode: forwarding lcores */
 	unsigned int fwd_lcores[RTE_MAX_LCORE];
 	struct rx_assign assign[RTE_MAX_LCORE];
@@ -119,6 +121,10 @@ on_signal(int sig)
 	quit = true;
 }
 
+/* Plain mode: empty rounds before an idle lcore sleeps, and its longest sleep. */
+#define IDLE_ROUNDS 1024
+#define IDLE_MAX_US 100
+
 static void
 usage(FILE *f, const char *prog)
 {
@@ -135,8 +141,10 @@ usage(FILE *f, const char *prog)
 		"  --no-backpressure        pipeline: drop on a full ring instead of waiting\n"
 		"  --encap PORT:SLID:DLID:VESW  PORT is a raw 16B fabric port (repeatable)\n"
 		"  --link-timeout SECONDS   wait this long for links (default 5)\n"
-		"  --xstats                 print the ports' non-zero xstats at exit\n",
-		prog, PIPE_BURST_MAX);
+		"  --xstats                 print the ports' non-zero xstats at exit\n"
+		"  --busy-poll              never sleep when idle (plain mode; default: after\n"
+		"                           %u empty rounds, sleep 1..%u us, doubling)\n",
+		prog, PIPE_BURST_MAX, IDLE_ROUNDS, IDLE_MAX_US);
 }
 
 /* A whole decimal or 0x-hex number no larger than @max. */
@@ -305,6 +313,7 @@ parse_args(int argc, char **argv)
 		{ "encap", required_argument, NULL, 'e' },
 		{ "link-timeout", required_argument, NULL, 'L' },
 		{ "xstats", no_argument, NULL, 'x' },
+		{ "busy-poll", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -362,6 +371,7 @@ parse_args(int argc, char **argv)
 				return -EINVAL;
 			break;
 		case 'x': app.xstats = true; break;
+		case 'P': app.busy_poll = true; break;
 		case 'h':
 			usage(stdout, argv[0]);
 			exit(0);
@@ -539,32 +549,52 @@ stage_tx(void *arg, struct rte_mbuf **pkts, uint16_t n, const struct pipe_ctx *c
 
 /* ---- plain mode: run to completion ---- */
 
-static void
+/* One pass over the lcore's rx ports. @return frames received. */
+static unsigned int
 fwd_round(uint16_t idx, struct rte_mbuf **pkts)
 {
 	struct lcore_ctr *c = &ctr[rte_lcore_id()];
 	struct rx_assign *a = &app.assign[idx];
+	unsigned int got = 0;
 	uint16_t i, n;
 
 	for (i = 0; i < a->nb; i++) {
 		n = rx_next(a, pkts, app.burst, c);
 		if (n == 0)
 			continue;
+		got += n;
 		n = process_burst(pkts, n, c);
 		/* one rx port per burst: one tx port */
 		if (n != 0)
 			tx_send(app.map[pkts[0]->port], idx, pkts, n, c);
 	}
+	return got;
 }
 
+/*
+ * Forward until told to quit. An lcore that finds nothing for IDLE_ROUNDS
+ * rounds in a row sleeps, 1 us then twice as long each time up to
+ * IDLE_MAX_US, until a frame comes: an idle forwarder leaves the CPU to
+ * the rest of the machine (on a small one, to the fabric's other
+ * processes) at the cost of up to IDLE_MAX_US of latency for the first
+ * frame after a quiet spell. --busy-poll keeps it spinning.
+ */
 static int
 fwd_lcore(void *arg)
 {
 	struct rte_mbuf *pkts[PIPE_BURST_MAX];
 	uint16_t idx = (uint16_t)(uintptr_t)arg;
+	unsigned int empty = 0, sleep_us = 1;
 
-	while (!quit)
-		fwd_round(idx, pkts);
+	while (!quit) {
+		if (fwd_round(idx, pkts) > 0 || app.busy_poll) {
+			empty = 0;
+			sleep_us = 1;
+		} else if (++empty >= IDLE_ROUNDS) {
+			rte_delay_us_sleep(sleep_us);
+			sleep_us = RTE_MIN(sleep_us * 2, (unsigned int)IDLE_MAX_US);
+		}
+	}
 	return 0;
 }
 
