@@ -14,26 +14,6 @@
 
 #include "vrdma_net.h"
 
-static inline void
-ring_set(uint64_t *bits, uint32_t ring)
-{
-	bits[ring / 64] |= 1ull << (ring % 64);
-}
-
-/*
- * The driver wants calls on this ring (it did not turn them off). The
- * used index stores come before this read of the flags (virtio 2.7.7.2,
- * as rte_vhost_vring_call does): a driver that turns calls back on and
- * then looks at the used index cannot miss both.
- */
-static inline bool
-wants_calls(const struct vrdma_vq *vq)
-{
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return !(__atomic_load_n(&vq->avail->flags, __ATOMIC_RELAXED) &
-		 VRING_AVAIL_F_NO_INTERRUPT);
-}
-
 /*
  * transmitq: each chain is a header and a frame, copied straight into an
  * mbuf (never used in place), checked and handed to the wire's ring.
@@ -84,8 +64,8 @@ tx_poll(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory 
 		n->st.tx_frames++;
 		n->st.tx_bytes += len;
 	}
-	if (k > 0 && wants_calls(vq))
-		ring_set(call, VRDMA_NET_TXQ);
+	if (k > 0 && vrdma_vq_wants_calls(vq))
+		vrdma_call_set(call, VRDMA_NET_TXQ);
 	return k;
 }
 
@@ -215,8 +195,8 @@ rx_poll(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory 
 		}
 		rte_pktmbuf_free(m);
 	}
-	if (pushed && wants_calls(vq))
-		ring_set(call, VRDMA_NET_RXQ);
+	if (pushed && vrdma_vq_wants_calls(vq))
+		vrdma_call_set(call, VRDMA_NET_RXQ);
 	return k;
 }
 

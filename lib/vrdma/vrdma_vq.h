@@ -79,6 +79,28 @@ uint32_t vrdma_chain_write(const struct vrdma_chain *ch, const void *src, uint32
 uint32_t vrdma_chain_write_at(const struct vrdma_chain *ch, uint32_t off, const void *src,
 			      uint32_t len);
 
+/* Mark ring @p ring in a bitmap of rings to signal. */
+static inline void
+vrdma_call_set(uint64_t *bits, uint32_t ring)
+{
+	bits[ring / 64] |= 1ull << (ring % 64);
+}
+
+/*
+ * The driver wants calls on @p vq (it did not set NO_INTERRUPT). Call it
+ * after publishing used chains: the used index stores come before this
+ * read of the flags (a full fence, as rte_vhost_vring_call has), so a
+ * driver that turns calls back on and then looks at the used index cannot
+ * miss both.
+ */
+static inline bool
+vrdma_vq_wants_calls(const struct vrdma_vq *vq)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return !(__atomic_load_n(&vq->avail->flags, __ATOMIC_RELAXED) &
+		 VRING_AVAIL_F_NO_INTERRUPT);
+}
+
 /* Publish chain @p head as used with @p len bytes written. */
 void vrdma_vq_push(struct vrdma_vq *vq, uint16_t head, uint32_t len);
 

@@ -27,12 +27,6 @@ le32(uint32_t v)
 	return rte_le_to_cpu_32(v);
 }
 
-static inline void
-ring_set(uint64_t *bits, uint32_t ring)
-{
-	bits[ring / 64] |= 1ull << (ring % 64);
-}
-
 /* A chain is available and the ring is served. */
 static inline bool
 ring_has_work(const struct vrdma_vq *vq)
@@ -222,17 +216,9 @@ wq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, bool recv, uint6
 		}
 		vrdma_vq_push(vq, ch.head, 0);
 	}
-	/*
-	 * a driver that reclaims as it posts turns calls off: skip rte_vhost's
-	 * call then; the used index stores come before the read of the flags
-	 * (as in rte_vhost_vring_call), so turning calls back on is not missed
-	 */
-	if (n > 0) {
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		if (!(__atomic_load_n(&vq->avail->flags, __ATOMIC_RELAXED) &
-		      VRING_AVAIL_F_NO_INTERRUPT))
-			ring_set(call, ring);
-	}
+	/* a driver that reclaims as it posts turns calls off: no rte_vhost call then */
+	if (n > 0 && vrdma_vq_wants_calls(vq))
+		vrdma_call_set(call, ring);
 	return n;
 }
 
@@ -291,7 +277,7 @@ cq_serve(struct vrdma_wq *w, struct roce_cq *cq, uint32_t cqn, uint64_t *call)
 	}
 	w->st.cqe_written += done;
 	if (done > 0 && *owed > 0) {
-		ring_set(call, ring);
+		vrdma_call_set(call, ring);
 		w->st.cq_notified++;
 		*owed = *owed > done ? *owed - done : 0;
 	}
@@ -353,7 +339,7 @@ vrdma_wq_discard(struct vrdma_wq *w, uint32_t qpn, uint64_t call[VRDMA_MAX_RINGS
 		/* at most a ring's worth: what the driver queued before the reset */
 		while (vrdma_vq_skip(vq, &head, w->vqst) == 1) {
 			vrdma_vq_push(vq, head, 0);
-			ring_set(call, ring);
+			vrdma_call_set(call, ring);
 			n++;
 		}
 	}
