@@ -449,6 +449,41 @@ test_armed_cq_signals_the_guest_once(void **state)
 	rc_destroy(qa, qb);
 }
 
+/*
+ * REQ_NOTIFY_CQ with SOLICITED: a SEND without the solicited flag completes
+ * unsignalled, the next one with it (SE in the last packet) is signalled.
+ */
+static void
+test_solicited_arm_waits_for_a_solicited_send(void **state)
+{
+	struct vrdma_cq_req wc[1];
+	struct vrdma_sq_req r;
+	struct vrdma_sge s;
+	uint32_t qa, qb, k;
+
+	(void)state;
+	rc_pair(&qa, &qb);
+	(void)vuf_rdma_cq_signalled(nb.d, nb.cqn);
+	assert_int_equal(vuf_rdma_req_notify(nb.d, nb.cqn, VRDMA_NOTIFY_SOLICITED), 0);
+	for (k = 0; k < 2; k++) {
+		bool solicited = k == 1;
+
+		s = sge(&nb, 0, 64);
+		assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 0x70 + k, &s, 1), 0);
+		memset(&r, 0, sizeof(r));
+		r.wr_id = htole64(0x80 + k);
+		r.opcode = 2;
+		r.send_flags = solicited ? VRDMA_SEND_SOLICITED : 0;
+		r.num_sge = htole32(1);
+		s = sge(&na, 0, 64);
+		assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, &s), 0);
+		wait_wc(&nb, nb.cqn, wc, 1);
+		assert_wc(&wc[0], 0x70 + k, 0, 3, qb);
+		assert_int_equal(vuf_rdma_cq_signalled(nb.d, nb.cqn), solicited);
+	}
+	rc_destroy(qa, qb);
+}
+
 static uint8_t
 qp_state(struct node *n, uint32_t qpn)
 {
@@ -758,6 +793,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ud_send_through_an_ah, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_armed_cq_signals_the_guest_once, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_solicited_arm_waits_for_a_solicited_send,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_requests_fail_into_completions,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cq_overflow_puts_the_qp_in_error, setup,
