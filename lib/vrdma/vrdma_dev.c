@@ -449,6 +449,15 @@ get_config(struct vrdma_dev *d, struct vrdma_vu_msg *msg)
 #define VU_GET_VRING_BASE 11
 #define VU_SET_STATUS 39
 
+/* Every ring was dropped: the readiness the info shows goes too. */
+static void
+ready_clear(struct vrdma_dev *d)
+{
+	pthread_mutex_lock(&d->lock);
+	memset(d->info.ready, 0, sizeof(d->info.ready));
+	pthread_mutex_unlock(&d->lock);
+}
+
 static enum rte_vhost_msg_result
 pre_msg(int vid, void *raw)
 {
@@ -507,6 +516,7 @@ pre_msg(int vid, void *raw)
 		d->mem = NULL;
 		rdma_reset(d, true);
 		vrdma_net_reset(&d->net);
+		ready_clear(d);
 		break;
 	case VU_SET_STATUS:
 		if (msg->size >= sizeof(uint64_t) && msg->payload.u64 == 0) {
@@ -515,6 +525,7 @@ pre_msg(int vid, void *raw)
 			memset(d->resume, 0, sizeof(d->resume));
 			rdma_reset(d, true);
 			vrdma_net_reset(&d->net);
+			ready_clear(d);
 		}
 		break;
 	default:

@@ -41,6 +41,7 @@ extern "C" {
 #define VUF_GET_QUEUE_NUM 17
 #define VUF_SET_VRING_ENABLE 18
 #define VUF_GET_CONFIG 24
+#define VUF_SET_STATUS 39
 /**@}*/
 
 /** Feature bit: protocol features may be negotiated (vhost-user). */
@@ -49,6 +50,7 @@ extern "C" {
 #define VUF_PROTOCOL_F_REPLY_ACK 3
 /** Protocol feature bit: GET_CONFIG / SET_CONFIG. */
 #define VUF_PROTOCOL_F_CONFIG 9
+#define VUF_PROTOCOL_F_STATUS 16
 
 /** Guest memory: one memfd region, mapped shared, handed out by a bump allocator. */
 struct vuf_mem;

@@ -551,6 +551,40 @@ test_reset_owner_drops_objects_and_memory(void **state)
 	guest_down(&g);
 }
 
+/*
+ * SET_STATUS 0 (the driver reset the device): every ring and RDMA object
+ * goes, guest memory stays; the driver sets its rings up again and starts
+ * from nothing.
+ */
+static void
+test_status_reset_drops_rings_and_objects(void **state)
+{
+	struct vrdma_dev_info info;
+	uint64_t status = 0;
+	struct guest g;
+	int up[2] = { 2, 1 }, down[2] = { 2, 0 }, i;
+
+	(void)state;
+	guest_up(&g, "status.sock", true);
+	assert_int_equal(vuf_set_protocol_features(g.c, (1ull << VUF_PROTOCOL_F_REPLY_ACK) |
+						   (1ull << VUF_PROTOCOL_F_STATUS)), 0);
+	assert_int_equal(create(&g, VRDMA_CMD_CREATE_PD, NULL, 0), 1);
+	assert_int_equal(create(&g, VRDMA_CMD_CREATE_PD, NULL, 0), 2);
+	assert_int_equal(vuf_send(g.c, VUF_SET_STATUS, &status, sizeof(status), NULL, 0), 0);
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(vrdma_dev_poll(g.dev), 0);
+	vrdma_dev_info_get(g.dev, &info);
+	assert_int_equal(info.rdma_resets, 1);
+	assert_true(ring_is(&info, down));
+	/* the control ring is set up again: the numbering starts over */
+	vuf_vq_fini(&g.ctrl);
+	assert_int_equal(vuf_vq_init(&g.ctrl, g.mem, 2, 64), 0);
+	assert_int_equal(vuf_vq_start(g.c, &g.ctrl, true), 0);
+	assert_true(wait_info(g.dev, ring_is, up, &info));
+	assert_int_equal(create(&g, VRDMA_CMD_CREATE_PD, NULL, 0), 1);
+	guest_down(&g);
+}
+
 /* A disconnect destroys every object: a new connection starts from nothing. */
 static void
 test_disconnect_destroys_every_object(void **state)
@@ -595,6 +629,7 @@ main(void)
 		cmocka_unit_test(test_malformed_chains_are_refused_and_the_device_keeps_serving),
 		cmocka_unit_test(test_memory_change_retranslates_rings_and_mrs),
 		cmocka_unit_test(test_reset_owner_drops_objects_and_memory),
+		cmocka_unit_test(test_status_reset_drops_rings_and_objects),
 		cmocka_unit_test(test_disconnect_destroys_every_object),
 	};
 
