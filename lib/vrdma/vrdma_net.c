@@ -119,13 +119,13 @@ rx_one(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory *
 
 		if (++tries > vq->size) {
 			/* a ring's worth of refused buffers: the frame waits for the next poll */
-			vq->last_avail = (uint16_t)(vq->last_avail - nb);
+			vrdma_vq_unpop(vq, (uint16_t)nb);
 			*pushed = true;
 			return 0;
 		}
 		if (nb == (n->mrg ? VRDMA_NET_MAX_BUFS : 1u)) {
 			/* without MRG_RXBUF one chain must hold the whole frame */
-			vq->last_avail = (uint16_t)(vq->last_avail - nb);
+			vrdma_vq_unpop(vq, (uint16_t)nb);
 			return -1;
 		}
 		rc = vrdma_vq_pop(vq, mem, none, 0, &n->ch[nb], vqst);
@@ -146,7 +146,7 @@ rx_one(struct vrdma_net *n, struct vrdma_vq *vq, const struct rte_vhost_memory *
 		}
 		if (rc <= 0) {
 			/* not enough buffers now: put back what was taken, try later */
-			vq->last_avail = (uint16_t)(vq->last_avail - nb);
+			vrdma_vq_unpop(vq, (uint16_t)nb);
 			return 0;
 		}
 		room += n->ch[nb].wlen;

@@ -126,35 +126,43 @@ walk_indirect(const struct rte_vhost_memory *mem, const struct vring_desc *ind,
 }
 
 int
-vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_t *rbuf,
-	     uint32_t rcap, struct vrdma_chain *ch, struct vrdma_vq_stats *st)
+vrdma_vq_skip(struct vrdma_vq *vq, uint16_t *head, struct vrdma_vq_stats *st)
 {
-	uint16_t avail_idx, head, i;
-	uint32_t seen;
+	uint16_t avail_idx;
 
 	if (!vq->live)
 		return 0;
 	avail_idx = __atomic_load_n(&vq->avail->idx, __ATOMIC_ACQUIRE);
 	if (avail_idx == vq->last_avail)
 		return 0;
-	if ((uint16_t)(avail_idx - vq->last_avail) > vq->size) {
-		st->bad_index++;
-		vq->broken = true;
-		vq->live = false;
-		return -2;
-	}
-	head = __atomic_load_n(&vq->avail->ring[vq->last_avail & (vq->size - 1)],
-			       __ATOMIC_RELAXED);
+	if ((uint16_t)(avail_idx - vq->last_avail) > vq->size)
+		goto broken;
+	*head = __atomic_load_n(&vq->avail->ring[vq->last_avail & (vq->size - 1)],
+				__ATOMIC_RELAXED);
 	vq->last_avail++;
+	if (*head < vq->size)
+		return 1;
+broken:
+	st->bad_index++;
+	vq->broken = true;
+	vq->live = false;
+	return -2;
+}
+
+int
+vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_t *rbuf,
+	     uint32_t rcap, struct vrdma_chain *ch, struct vrdma_vq_stats *st)
+{
+	uint16_t head, i;
+	uint32_t seen;
+	int rc;
+
+	rc = vrdma_vq_skip(vq, &head, st);
+	if (rc != 1)
+		return rc;
 	ch->rlen = 0;
 	ch->wlen = 0;
 	ch->nw = 0;
-	if (head >= vq->size) {
-		st->bad_index++;
-		vq->broken = true;
-		vq->live = false;
-		return -2;
-	}
 	ch->head = head;
 	i = head;
 	for (seen = 0; ; seen++) {
@@ -183,31 +191,6 @@ vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_t *r
 		}
 		i = d.next;
 	}
-}
-
-int
-vrdma_vq_skip(struct vrdma_vq *vq, uint16_t *head, struct vrdma_vq_stats *st)
-{
-	uint16_t avail_idx;
-
-	if (!vq->live)
-		return 0;
-	avail_idx = __atomic_load_n(&vq->avail->idx, __ATOMIC_ACQUIRE);
-	if (avail_idx == vq->last_avail)
-		return 0;
-	if ((uint16_t)(avail_idx - vq->last_avail) > vq->size)
-		goto broken;
-	*head = __atomic_load_n(&vq->avail->ring[vq->last_avail & (vq->size - 1)],
-				__ATOMIC_RELAXED);
-	if (*head >= vq->size)
-		goto broken;
-	vq->last_avail++;
-	return 1;
-broken:
-	st->bad_index++;
-	vq->broken = true;
-	vq->live = false;
-	return -2;
 }
 
 uint32_t

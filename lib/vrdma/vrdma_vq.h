@@ -66,7 +66,8 @@ int vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_
 		 uint32_t rcap, struct vrdma_chain *ch, struct vrdma_vq_stats *st);
 
 /*
- * Take the next available chain without reading it (to return it unused).
+ * Take the next available chain's head without reading the chain (to
+ * return it unused; vrdma_vq_pop() starts with it).
  * @return 1 with @p head set; 0 when none is available; -2 when the ring is
  *   broken (as vrdma_vq_pop()).
  */
@@ -78,6 +79,13 @@ uint32_t vrdma_chain_write(const struct vrdma_chain *ch, const void *src, uint32
 /* Copy @p len bytes to a chain's writable buffers from byte @p off on. @return bytes written. */
 uint32_t vrdma_chain_write_at(const struct vrdma_chain *ch, uint32_t off, const void *src,
 			      uint32_t len);
+
+/* Put back the last @p n chains taken and not returned: they are read again next time. */
+static inline void
+vrdma_vq_unpop(struct vrdma_vq *vq, uint16_t n)
+{
+	vq->last_avail = (uint16_t)(vq->last_avail - n);
+}
 
 /* Mark ring @p ring in a bitmap of rings to signal. */
 static inline void

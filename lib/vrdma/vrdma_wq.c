@@ -35,13 +35,6 @@ ring_has_work(const struct vrdma_vq *vq)
 		__atomic_load_n(&vq->avail->idx, __ATOMIC_ACQUIRE) != vq->last_avail;
 }
 
-/* Put back the chain just taken (not returned): it is read again next time. */
-static inline void
-ring_unpop(struct vrdma_vq *vq)
-{
-	vq->last_avail--;
-}
-
 static void
 sges_in(struct roce_sge *out, const uint8_t *in, uint32_t n)
 {
@@ -211,7 +204,7 @@ wq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, bool recv, uint6
 			qp_fail(qp);
 		} else if ((recv ? rq_request(w, qp, &ch) : sq_request(w, qp, ud, &ch)) ==
 			   -EAGAIN) {
-			ring_unpop(vq);
+			vrdma_vq_unpop(vq, 1);
 			break;
 		}
 		vrdma_vq_push(vq, ch.head, 0);
@@ -266,7 +259,7 @@ cq_serve(struct vrdma_wq *w, struct roce_cq *cq, uint32_t cqn, uint64_t *call)
 			continue;
 		}
 		if (roce_cq_poll(cq, &wc, 1) != 1) {
-			ring_unpop(vq);
+			vrdma_vq_unpop(vq, 1);
 			break;
 		}
 		wc_out(&wc, &e);

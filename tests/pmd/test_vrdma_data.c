@@ -203,6 +203,21 @@ sge(const struct node *n, uint32_t off, uint32_t len)
 	return s;
 }
 
+/* A SEND of 64 bytes from the start of A's buffer on A's QP @p qa. */
+static void
+send64(uint32_t qa, uint64_t id, uint8_t flags)
+{
+	struct vrdma_sge s = sge(&na, 0, 64);
+	struct vrdma_sq_req r;
+
+	memset(&r, 0, sizeof(r));
+	r.wr_id = htole64(id);
+	r.opcode = 2; /* SEND */
+	r.send_flags = flags;
+	r.num_sge = htole32(1);
+	assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, &s), 0);
+}
+
 static void
 assert_wc(const struct vrdma_cq_req *wc, uint64_t wr_id, uint8_t status, uint8_t opcode,
 	  uint32_t qpn)
@@ -406,7 +421,6 @@ static void
 test_armed_cq_signals_the_guest_once(void **state)
 {
 	struct vrdma_cq_req wc[1];
-	struct vrdma_sq_req r;
 	struct vrdma_sge s;
 	uint32_t qa, qb, k;
 
@@ -421,12 +435,7 @@ test_armed_cq_signals_the_guest_once(void **state)
 							     VRDMA_NOTIFY_NEXT_COMPLETION), 0);
 		s = sge(&nb, 0, 64);
 		assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 0xe0 + k, &s, 1), 0);
-		memset(&r, 0, sizeof(r));
-		r.wr_id = htole64(0xf0 + k);
-		r.opcode = 2;
-		r.num_sge = htole32(1);
-		s = sge(&na, 0, 64);
-		assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, &s), 0);
+		send64(qa, 0xf0 + k, 0);
 		wait_wc(&nb, nb.cqn, wc, 1);
 		assert_wc(&wc[0], 0xe0 + k, 0, 3, qb);
 		assert_int_equal(vuf_rdma_cq_signalled(nb.d, nb.cqn), armed);
@@ -434,12 +443,7 @@ test_armed_cq_signals_the_guest_once(void **state)
 	/* the arm is spent: the next completion is not signalled */
 	s = sge(&nb, 0, 64);
 	assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 0xe2, &s, 1), 0);
-	memset(&r, 0, sizeof(r));
-	r.wr_id = htole64(0xf2);
-	r.opcode = 2;
-	r.num_sge = htole32(1);
-	s = sge(&na, 0, 64);
-	assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, &s), 0);
+	send64(qa, 0xf2, 0);
 	wait_wc(&nb, nb.cqn, wc, 1);
 	assert_wc(&wc[0], 0xe2, 0, 3, qb);
 	assert_false(vuf_rdma_cq_signalled(nb.d, nb.cqn));
@@ -457,7 +461,6 @@ static void
 test_solicited_arm_waits_for_a_solicited_send(void **state)
 {
 	struct vrdma_cq_req wc[1];
-	struct vrdma_sq_req r;
 	struct vrdma_sge s;
 	uint32_t qa, qb, k;
 
@@ -470,13 +473,7 @@ test_solicited_arm_waits_for_a_solicited_send(void **state)
 
 		s = sge(&nb, 0, 64);
 		assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 0x70 + k, &s, 1), 0);
-		memset(&r, 0, sizeof(r));
-		r.wr_id = htole64(0x80 + k);
-		r.opcode = 2;
-		r.send_flags = solicited ? VRDMA_SEND_SOLICITED : 0;
-		r.num_sge = htole32(1);
-		s = sge(&na, 0, 64);
-		assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, &s), 0);
+		send64(qa, 0x80 + k, solicited ? VRDMA_SEND_SOLICITED : 0);
 		wait_wc(&nb, nb.cqn, wc, 1);
 		assert_wc(&wc[0], 0x70 + k, 0, 3, qb);
 		assert_int_equal(vuf_rdma_cq_signalled(nb.d, nb.cqn), solicited);
@@ -574,7 +571,6 @@ test_cq_overflow_puts_the_qp_in_error(void **state)
 {
 	struct vrdma_cmd_create_qp c;
 	struct vrdma_cq_req wc[64];
-	struct vrdma_sq_req r;
 	struct vrdma_sge s;
 	uint32_t qa, qb, small, k;
 	int got = 0, n;
@@ -592,14 +588,8 @@ test_cq_overflow_puts_the_qp_in_error(void **state)
 		s = sge(&nb, 64 * k, 64);
 		assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 100 + k, &s, 1), 0);
 	}
-	for (k = 0; k < 12; k++) {
-		memset(&r, 0, sizeof(r));
-		r.wr_id = htole64(200 + k);
-		r.opcode = 2;
-		r.num_sge = htole32(1);
-		s = sge(&na, 0, 64);
-		assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, &s), 0);
-	}
+	for (k = 0; k < 12; k++)
+		send64(qa, 200 + k, 0);
 	/* lib/roce's CQ fills before the engine can move them: the 5th overflows it */
 	for (k = 0; k < 2000 && qp_state(&nb, qb) != 6; k++)
 		poll_both(NULL);
@@ -626,20 +616,13 @@ test_cq_overflow_puts_the_qp_in_error(void **state)
 static void
 sends(uint32_t qa, uint32_t qb, uint64_t id, unsigned int n, bool signaled)
 {
-	struct vrdma_sq_req r;
 	struct vrdma_sge s;
 	unsigned int k;
 
 	for (k = 0; k < n; k++) {
 		s = sge(&nb, 64 * (k % 64), 64);
 		assert_int_equal(vuf_rdma_post_recv(nb.d, qb, id + k, &s, 1), 0);
-		memset(&r, 0, sizeof(r));
-		r.wr_id = htole64(id + k);
-		r.opcode = 2;
-		r.send_flags = signaled ? VRDMA_SEND_SIGNALED : 0;
-		r.num_sge = htole32(1);
-		s = sge(&na, 0, 64);
-		assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, &s), 0);
+		send64(qa, id + k, signaled ? VRDMA_SEND_SIGNALED : 0);
 	}
 }
 
@@ -736,17 +719,7 @@ test_requests_wait_for_their_qp_and_reset_discards_them(void **state)
 	assert_int_equal(vuf_rdma_poll_cq(nb.d, nb.cqn, wc, 2), 0);
 	assert_int_equal(vuf_rdma_poll_cq(na.d, na.cqn, wc, 2), 0);
 	/* and a new SEND meets that receive */
-	{
-		struct vrdma_sq_req r;
-		struct vrdma_sge s = sge(&na, 0, 64);
-
-		memset(&r, 0, sizeof(r));
-		r.wr_id = htole64(0x400);
-		r.opcode = 2;
-		r.send_flags = VRDMA_SEND_SIGNALED;
-		r.num_sge = htole32(1);
-		assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, &s), 0);
-	}
+	send64(qa, 0x400, VRDMA_SEND_SIGNALED);
 	wait_wc(&nb, nb.cqn, wc, 1);
 	assert_wc(&wc[0], 0x300, 0, 3, qb);
 	wait_wc(&na, na.cqn, wc, 1);
