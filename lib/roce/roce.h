@@ -242,6 +242,10 @@ struct roce_dev_conf {
 	uint16_t mtu;                   /**< Ethernet MTU; 0: 1500. Path MTU <= largest IB MTU in mtu - 80 */
 	struct rte_ring *rx_ring;       /**< frames from the wire (the engine dequeues) */
 	struct rte_ring *tx_ring;       /**< frames to the wire (the engine enqueues) */
+	struct rte_ring *pass_ring;     /**< frames on rx_ring that are not RoCE for this
+					 *   device go here (a host's own stack shares the
+					 *   port); NULL, or when full: freed. Counted in
+					 *   rx_not_roce either way, passed ones also in rx_passed */
 	struct rte_mempool *pool;       /**< mbufs of the frames the engine builds */
 	int socket_id;                  /**< memory of the objects; SOCKET_ID_ANY */
 	struct roce_dev_limits limits;  /**< 0 fields: defaults */
@@ -286,6 +290,7 @@ struct roce_dev_stats {
 	uint64_t rx_bad_state;          /**< QP not in a state that receives */
 	uint64_t rx_bad_source;         /**< RC/UC frame from another peer than the QP's */
 	uint64_t rx_bad_length;         /**< payload above the QP's path MTU */
+	uint64_t rx_passed;             /**< frames not RoCE for this device handed to pass_ring */
 };
 
 /** Per-QP counters. */

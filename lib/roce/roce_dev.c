@@ -569,8 +569,15 @@ roce_dev_poll(struct roce_dev *dev)
 	work = n;
 	if (n > 0) {
 		left = roce_dev_rx_burst(dev, pkts, n);
-		/* frames that are not RoCE for us have no other way out here */
-		rte_pktmbuf_free_bulk(pkts, left);
+		if (left > 0 && dev->conf.pass_ring != NULL) {
+			unsigned int passed = rte_ring_enqueue_burst(dev->conf.pass_ring,
+								     (void **)pkts, left, NULL);
+
+			dev->st.rx_passed += passed;
+			rte_pktmbuf_free_bulk(pkts + passed, left - passed);
+		} else {
+			rte_pktmbuf_free_bulk(pkts, left);
+		}
 	}
 	if (dev->wheel.armed)
 		work += roce_wheel_run(&dev->wheel, rte_get_tsc_cycles());
@@ -596,7 +603,7 @@ static const struct {
 	STAT(ack_deferred), STAT(rdma_sends), STAT(rdma_recvs), STAT(retransmits),
 	STAT(timeouts), STAT(rx_not_roce), STAT(rx_truncated), STAT(rx_bad_icrc),
 	STAT(rx_bad_header), STAT(rx_unknown_qpn), STAT(rx_bad_pkey), STAT(rx_bad_qkey),
-	STAT(rx_bad_opcode), STAT(rx_bad_state), STAT(rx_bad_source), STAT(rx_bad_length),
+	STAT(rx_bad_opcode), STAT(rx_bad_state), STAT(rx_bad_source), STAT(rx_bad_length), STAT(rx_passed),
 };
 
 void

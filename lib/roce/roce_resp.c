@@ -711,7 +711,8 @@ roce_rx_one(struct roce_dev *dev, struct rte_mbuf *m)
 	uint32_t flags;
 	uint8_t tr;
 
-	switch (roce_pkt_parse(m, &pkt, true)) {
+	/* the ICRC after the GID: frames for another stack pass unverified */
+	switch (roce_pkt_parse(m, &pkt, false)) {
 	case ROCE_PARSE_OK:
 		break;
 	case ROCE_PARSE_NOT_ROCE:
@@ -723,13 +724,16 @@ roce_rx_one(struct roce_dev *dev, struct rte_mbuf *m)
 	case ROCE_PARSE_BAD_HEADER:
 		st->rx_bad_header++;
 		goto drop;
-	case ROCE_PARSE_BAD_ICRC:
-		st->rx_bad_icrc++;
-		goto drop;
+	case ROCE_PARSE_BAD_ICRC: /* not asked for: checked below */
+		break;
 	}
 	if (!gid_is_local(dev, pkt.dgid)) {
 		st->rx_not_roce++;
 		return false;
+	}
+	if (!roce_pkt_icrc_ok(m, &pkt)) {
+		st->rx_bad_icrc++;
+		goto drop;
 	}
 	qp = roce_qp_get(dev, pkt.qpn);
 	if (qp == NULL) {

@@ -366,16 +366,21 @@ roce_pkt_parse(struct rte_mbuf *m, struct roce_pkt *pkt, bool check_icrc)
 		else
 			memcpy(pkt->grh + 20, ip, 20);
 	}
-	if (check_icrc) {
-		uint8_t wire[4];
-		const uint8_t *w = rte_pktmbuf_read(m, frame_len - ROCE_ICRC_LEN, 4, wire);
-		uint32_t icrc = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 |
-				(uint32_t)w[3] << 24;
-
-		if (roce_icrc(m, l3, pkt->ipv6, frame_len - ROCE_ICRC_LEN) != icrc)
-			return ROCE_PARSE_BAD_ICRC;
-	}
+	if (check_icrc && !roce_pkt_icrc_ok(m, pkt))
+		return ROCE_PARSE_BAD_ICRC;
 	return ROCE_PARSE_OK;
+}
+
+bool
+roce_pkt_icrc_ok(const struct rte_mbuf *m, const struct roce_pkt *pkt)
+{
+	uint32_t icrc_off = pkt->frame_len - ROCE_ICRC_LEN;
+	uint8_t wire[4];
+	const uint8_t *w = rte_pktmbuf_read(m, icrc_off, 4, wire);
+	uint32_t icrc = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 |
+			(uint32_t)w[3] << 24;
+
+	return roce_icrc(m, pkt->l3_off, pkt->ipv6, icrc_off) == icrc;
 }
 
 uint32_t

@@ -206,6 +206,18 @@ enum roce_parse_result {
 enum roce_parse_result roce_pkt_parse(struct rte_mbuf *m, struct roce_pkt *pkt, bool check_icrc);
 
 /**
+ * Verify the ICRC of a frame roce_pkt_parse() accepted without checking it.
+ *
+ * @param m
+ *   The frame.
+ * @param pkt
+ *   Its parsed fields.
+ * @return
+ *   true when the ICRC matches.
+ */
+bool roce_pkt_icrc_ok(const struct rte_mbuf *m, const struct roce_pkt *pkt);
+
+/**
  * The ICRC of a frame, as rxe computes it: CRC-32 over 8 bytes of 0xff,
  * the IP header with TOS/TTL/checksum (IPv4) or class/flow/hop limit (IPv6)
  * set to ones, the UDP header with its checksum set to ones, the BTH with

@@ -47,7 +47,9 @@ struct vrdma_conf {
 	uint32_t max_cqs;        /**< max_rdma_cqs: completion rings */
 	uint16_t mtu;            /**< virtio-net mtu (VIRTIO_NET_F_MTU) */
 	struct rte_ether_addr mac; /**< virtio-net mac (VIRTIO_NET_F_MAC) */
-	struct rte_ring *roce_rx;  /**< RoCE v2 frames for the device, from the wire (required) */
+	struct rte_ring *roce_rx;  /**< RoCE v2 frames for the device, from the wire (required);
+				    *   those not for its GIDs go on to net_rx (a guest's own
+				    *   RoCE stack), or are freed without it */
 	struct rte_ring *roce_tx;  /**< RoCE v2 frames the device sends to the wire (required) */
 	struct rte_mempool *pool;  /**< mbufs of the frames the device builds (required) */
 	struct rte_ring *net_rx;   /**< other frames for the guest, from the wire (NULL: receiveq1 not served) */
@@ -129,6 +131,7 @@ struct vrdma_dev_info {
 	uint64_t vq_bad_addr;     /**< chains naming memory outside the guest's */
 	uint64_t vq_too_long;     /**< chains longer than the device takes */
 	uint64_t mrs_lost;        /**< MRs dropped: a page vanished from guest memory */
+	uint64_t rx_unserved;     /**< wire frames dropped: no driver, or receiveq1 not ready */
 	uint64_t rdma_resets;     /**< RDMA state destroyed (disconnect, reset) */
 	uint64_t sq_posted;       /**< send queue requests posted */
 	uint64_t rq_posted;       /**< receive queue requests posted */

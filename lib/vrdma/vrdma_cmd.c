@@ -43,6 +43,7 @@ vrdma_rdma_create(const struct vrdma_rdma_conf *c, char *err, size_t errlen)
 		.mtu = c->mtu,
 		.rx_ring = c->rx_ring,
 		.tx_ring = c->tx_ring,
+		.pass_ring = c->pass_ring,
 		.pool = c->pool,
 		.socket_id = SOCKET_ID_ANY,
 		.first_qpn = 2,

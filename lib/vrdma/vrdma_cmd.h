@@ -37,6 +37,7 @@ struct vrdma_rdma_conf {
 	uint32_t max_cqs;
 	struct rte_ring *rx_ring;  /* RoCE frames from the wire */
 	struct rte_ring *tx_ring;  /* RoCE frames to the wire */
+	struct rte_ring *pass_ring; /* frames on rx_ring not RoCE for the device (NULL: freed) */
 	struct rte_mempool *pool;
 	roce_xlate_fn xlate;       /* guest-physical to host */
 	void *xlate_ctx;

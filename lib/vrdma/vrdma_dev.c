@@ -54,6 +54,7 @@ struct vrdma_dev {
 	struct vrdma_vq vq[VRDMA_MAX_RINGS];
 	struct vrdma_vq_stats vqst;
 	uint64_t ctrl_ok, ctrl_refused, ctrl_bad_chain, rdma_resets, mrs_lost;
+	uint64_t rx_unserved;         /* wire frames dropped: no guest queue to take them */
 	uint64_t resume[VRDMA_MAX_RINGS / 64]; /* rings to restart after SET_MEM_TABLE */
 	bool calling;                 /* the poller is notifying the guest (outside the lock) */
 	uint8_t *ctrl_buf;            /* a command copied out of guest memory */
@@ -292,6 +293,8 @@ rdma_reset(struct vrdma_dev *d, bool connected)
 		.max_cqs = d->conf.max_cqs,
 		.rx_ring = d->conf.roce_rx,
 		.tx_ring = d->conf.roce_tx,
+		/* a guest running its own RoCE (rxe) or IP over UDP 4791 gets those frames */
+		.pass_ring = d->conf.net_rx,
 		.pool = d->conf.pool,
 		.xlate = gpa_xlate,
 		.xlate_ctx = d,
@@ -383,6 +386,27 @@ ctrl_poll(struct vrdma_dev *d, uint64_t *call)
 	return n;
 }
 
+/*
+ * Free a burst of @p r: frames from the wire that nothing in the guest can
+ * take (no driver, receiveq1 not ready), as a NIC whose link is down drops
+ * them, rather than holding mbufs for a guest that may never come.
+ */
+static unsigned int
+drop_unserved(struct vrdma_dev *d, struct rte_ring *r)
+{
+	struct rte_mbuf *pkts[VRDMA_NET_BURST];
+	unsigned int n;
+
+	if (r == NULL)
+		return 0;
+	n = rte_ring_dequeue_burst(r, (void **)pkts, RTE_DIM(pkts), NULL);
+	if (n > 0) {
+		rte_pktmbuf_free_bulk(pkts, n);
+		__atomic_fetch_add(&d->rx_unserved, n, __ATOMIC_RELAXED);
+	}
+	return n;
+}
+
 unsigned int
 vrdma_dev_poll(struct vrdma_dev *d)
 {
@@ -406,6 +430,10 @@ vrdma_dev_poll(struct vrdma_dev *d)
 			work += vrdma_wq_poll(&d->wq, call);
 		}
 	}
+	if (d->mem == NULL || d->rdma == NULL)
+		work += drop_unserved(d, d->conf.roce_rx);
+	if (d->mem == NULL || !d->vq[VRDMA_NET_RXQ].live)
+		work += drop_unserved(d, d->conf.net_rx);
 	any = (call[0] | call[1] | call[2] | call[3]) != 0;
 	/* destroy_connection waits for this before rte_vhost frees the device */
 	if (any)
@@ -861,6 +889,7 @@ vrdma_dev_info_get(struct vrdma_dev *dev, struct vrdma_dev_info *info)
 	info->vq_too_long = __atomic_load_n(&dev->vqst.too_long, __ATOMIC_RELAXED);
 	info->rdma_resets = __atomic_load_n(&dev->rdma_resets, __ATOMIC_RELAXED);
 	info->mrs_lost = __atomic_load_n(&dev->mrs_lost, __ATOMIC_RELAXED);
+	info->rx_unserved = __atomic_load_n(&dev->rx_unserved, __ATOMIC_RELAXED);
 	info->sq_posted = __atomic_load_n(&dev->wq.st.sq_posted, __ATOMIC_RELAXED);
 	info->rq_posted = __atomic_load_n(&dev->wq.st.rq_posted, __ATOMIC_RELAXED);
 	info->wr_refused = __atomic_load_n(&dev->wq.st.wr_refused, __ATOMIC_RELAXED);

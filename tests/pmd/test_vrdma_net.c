@@ -17,6 +17,7 @@
 
 #include <rte_bus_vdev.h>
 #include <rte_ethdev.h>
+#include <rte_ip.h>
 
 #include "vrdma_test_util.h"
 
@@ -353,6 +354,82 @@ test_virtio_user_frames_both_ways(void **state)
 }
 
 /* A legacy driver (no VERSION_1, no MRG_RXBUF) has a 10-byte header both ways. */
+/*
+ * A RoCE v2 frame (UDP 4791) for a GID the device does not hold, on the
+ * device's RoCE ring, is the guest's own (an rxe in the guest): it reaches
+ * receiveq1 byte for byte. Its ICRC is wrong on purpose: only frames for
+ * the device's GIDs are checked.
+ */
+static void
+test_roce_frames_for_other_gids_reach_the_guest(void **state)
+{
+	static const uint8_t ip_udp_bth[] = {
+		0x45, 0, 0, 60, 0, 0, 0x40, 0, 64, 17, 0, 0, /* IPv4, 60 bytes, DF, UDP */
+		10, 0, 0, 1, 10, 0, 0, 9,                      /* 10.0.0.1 -> 10.0.0.9 */
+		0xc0, 0x00, 0x12, 0xb7, 0, 40, 0, 0,           /* UDP -> 4791, 40 bytes */
+		0x04, 0, 0xff, 0xff, 0, 0, 0, 0x11, 0, 0, 0, 0 /* BTH: RC SEND_ONLY to QP 0x11 */
+	};
+	uint8_t want[74], *b;
+	struct vrdma_dev_info info;
+	uint16_t cksum;
+	struct rte_mbuf *m;
+	struct guest g;
+	uint32_t len;
+
+	(void)state;
+	guest_up(&g, "pass.sock", 1ull << F_VERSION_1);
+	memcpy(want, g.conf.mac.addr_bytes, 6);
+	memcpy(want + 6, "\x02\x00\x00\x00\x00\x07\x08\x00", 8);
+	memcpy(want + 14, ip_udp_bth, sizeof(ip_udp_bth));
+	memset(want + 14 + sizeof(ip_udp_bth), 0x5a, 16 + 4); /* payload, a wrong ICRC */
+	cksum = rte_ipv4_cksum((const struct rte_ipv4_hdr *)(want + 14));
+	memcpy(want + 14 + 10, &cksum, 2);
+	m = rte_pktmbuf_alloc(test_pool);
+	assert_non_null(m);
+	memcpy(rte_pktmbuf_append(m, sizeof(want)), want, sizeof(want));
+	assert_int_equal(rte_ring_enqueue(g.conf.roce_rx, m), 0);
+	give_rx_buffers(&g, 0, 2);
+	len = rx_used(&g, &b);
+	assert_int_equal(len, HDR + sizeof(want));
+	assert_memory_equal(b + HDR, want, sizeof(want));
+	vrdma_dev_info_get(g.dev, &info);
+	assert_int_equal(info.net_rx_frames, 1);
+	guest_down(&g);
+}
+
+/*
+ * Frames from the wire with no guest queue to take them (no driver yet)
+ * are dropped and counted, as a NIC with its link down drops them: they
+ * hold no mbufs for a guest that may never come.
+ */
+static void
+test_frames_with_no_guest_queue_are_dropped(void **state)
+{
+	struct vrdma_dev_info info;
+	struct vrdma_dev *dev;
+	struct vrdma_conf conf;
+	char path[128];
+	unsigned int i;
+
+	(void)state;
+	conf_for(&conf, path, sizeof(path), "unserved.sock");
+	conf.net_rx = net_rx;
+	conf.net_tx = net_tx;
+	dev = vrdma_dev_create(&conf);
+	assert_non_null(dev);
+	assert_int_equal(rte_ring_enqueue(net_rx, wire_frame(100, 1)), 0);
+	assert_int_equal(rte_ring_enqueue(net_rx, wire_frame(200, 2)), 0);
+	assert_int_equal(rte_ring_enqueue(conf.roce_rx, wire_frame(300, 3)), 0);
+	for (i = 0; i < 4; i++)
+		vrdma_dev_poll(dev);
+	assert_int_equal(rte_ring_count(net_rx), 0);
+	assert_int_equal(rte_ring_count(conf.roce_rx), 0);
+	vrdma_dev_info_get(dev, &info);
+	assert_int_equal(info.rx_unserved, 3);
+	assert_int_equal(info.net_rx_frames, 0);
+	vrdma_dev_destroy(dev);
+}
+
 static void
 test_legacy_driver_has_a_10_byte_header(void **state)
 {
@@ -428,6 +505,8 @@ main(void)
 		cmocka_unit_test(test_legacy_driver_has_a_10_byte_header),
 		cmocka_unit_test(test_pool_too_small_for_the_mtu_is_refused),
 		cmocka_unit_test(test_virtio_user_frames_both_ways),
+		cmocka_unit_test(test_roce_frames_for_other_gids_reach_the_guest),
+		cmocka_unit_test(test_frames_with_no_guest_queue_are_dropped),
 	};
 
 	return cmocka_run_group_tests(tests, net_up, net_down);
