@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#include <inttypes.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ethdev.h>
+#include <rte_net.h>
+#include <rte_udp.h>
+
+#include "vswitch.h"
+
+/* RoCE v2's UDP destination port (IANA). */
+#define ROCE_V2_UDP_PORT 4791
+
+bool
+vsw_is_roce_v2(const struct rte_mbuf *m)
+{
+	struct rte_net_hdr_lens hl;
+	struct rte_udp_hdr copy;
+	const struct rte_udp_hdr *udp;
+	uint32_t ptype;
+
+	ptype = rte_net_get_ptype(m, &hl, RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK |
+				  RTE_PTYPE_L4_MASK);
+	if ((ptype & RTE_PTYPE_L4_MASK) != RTE_PTYPE_L4_UDP)
+		return false;
+	udp = rte_pktmbuf_read(m, hl.l2_len + hl.l3_len, sizeof(copy), &copy);
+	return udp != NULL && udp->dst_port == RTE_BE16(ROCE_V2_UDP_PORT);
+}
+
+enum vsw_verdict
+vsw_classify(const struct vsw *sw, struct rte_mbuf *m, unsigned int *dev)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	unsigned int i;
+
+	if (rte_is_multicast_ether_addr(&eth->dst_addr))
+		return VSW_FLOOD;
+	/* a handful of devices: a scan of their MACs beats a hash lookup */
+	for (i = 0; i < sw->nb_devs; i++) {
+		if (!rte_is_same_ether_addr(&eth->dst_addr, &sw->devs[i].mac))
+			continue;
+		if (m->port == VSW_DEV0 + i)
+			return VSW_DROP_SELF;
+		*dev = i;
+		return vsw_is_roce_v2(m) ? VSW_TO_ROCE : VSW_TO_GUEST;
+	}
+	return m->port == VSW_WIRE ? VSW_DROP_UNKNOWN : VSW_TO_WIRE;
+}
+
+/* Frames from @p r into pkts[got..n), tagged with switch port @p port. */
+static uint16_t
+take(struct rte_ring *r, struct rte_mbuf **pkts, uint16_t got, uint16_t n, uint16_t port)
+{
+	unsigned int k, i;
+
+	if (got >= n)
+		return got;
+	k = rte_ring_dequeue_burst(r, (void **)(pkts + got), n - got, NULL);
+	for (i = 0; i < k; i++)
+		pkts[got + i]->port = port;
+	return (uint16_t)(got + k);
+}
+
+static uint16_t
+wire_rx(struct vsw *sw, struct rte_mbuf **pkts, uint16_t got, uint16_t n, uint16_t q)
+{
+	uint16_t k, i;
+
+	if (got >= n || q >= sw->wire_rxq)
+		return got;
+	k = rte_eth_rx_burst(sw->wire_port, q, pkts + got, n - got);
+	for (i = 0; i < k; i++)
+		pkts[got + i]->port = VSW_WIRE;
+	sw->lcore[rte_lcore_id()].st.wire_rx += k;
+	return got + k;
+}
+
+/*
+ * Half the burst for the wire first, then this worker's devices (each is
+ * served, whether or not its frames fit), then the wire again: neither
+ * side starves the other.
+ */
+uint16_t
+vsw_ingress(void *arg, struct rte_mbuf **pkts, uint16_t n, const struct pipe_ctx *ctx)
+{
+	struct vsw *sw = arg;
+	struct vsw_stats *st = &sw->lcore[ctx->lcore_id].st;
+	uint16_t got, before;
+	unsigned int i;
+
+	got = wire_rx(sw, pkts, 0, RTE_MAX(n / 2, 1), ctx->worker);
+	before = got;
+	for (i = ctx->worker; i < sw->nb_devs; i += ctx->nb_workers) {
+		struct vsw_dev *d = &sw->devs[i];
+
+		vrdma_dev_poll(d->dev);
+		got = take(d->roce_tx, pkts, got, n, VSW_DEV0 + i);
+		got = take(d->net_tx, pkts, got, n, VSW_DEV0 + i);
+	}
+	st->dev_tx += got - before;
+	return wire_rx(sw, pkts, got, n, ctx->worker);
+}
+
+static void
+deliver(struct vsw_stats *st, struct rte_ring *r, struct rte_mbuf *m, uint64_t *counter)
+{
+	if (rte_ring_enqueue(r, m) == 0) {
+		(*counter)++;
+	} else {
+		rte_pktmbuf_free(m);
+		st->drop_ring_full++;
+	}
+}
+
+/*
+ * Broadcast and multicast: a copy to every other device's guest, and the
+ * frame itself on to the wire unless it came from there. Copies, not
+ * shared references: a reference count on a chained mbuf covers only its
+ * first segment.
+ */
+static bool
+flood(struct vsw *sw, struct vsw_stats *st, struct rte_mbuf *m)
+{
+	unsigned int i;
+
+	st->flooded++;
+	for (i = 0; i < sw->nb_devs; i++) {
+		struct rte_mbuf *c;
+
+		if (m->port == VSW_DEV0 + i)
+			continue;
+		c = rte_pktmbuf_copy(m, sw->pool, 0, UINT32_MAX);
+		if (c == NULL) {
+			st->drop_no_mbuf++;
+			continue;
+		}
+		deliver(st, sw->devs[i].net_rx, c, &st->to_guest);
+	}
+	if (m->port != VSW_WIRE)
+		return true;
+	rte_pktmbuf_free(m);
+	return false;
+}
+
+uint16_t
+vsw_switch(void *arg, struct rte_mbuf **pkts, uint16_t n, const struct pipe_ctx *ctx)
+{
+	struct vsw *sw = arg;
+	struct vsw_stats *st = &sw->lcore[ctx->lcore_id].st;
+	uint16_t i, out = 0;
+	unsigned int d = 0;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		switch (vsw_classify(sw, m, &d)) {
+		case VSW_TO_WIRE:
+			pkts[out++] = m;
+			break;
+		case VSW_TO_ROCE:
+			deliver(st, sw->devs[d].roce_rx, m, &st->to_roce);
+			break;
+		case VSW_TO_GUEST:
+			deliver(st, sw->devs[d].net_rx, m, &st->to_guest);
+			break;
+		case VSW_FLOOD:
+			if (flood(sw, st, m))
+				pkts[out++] = m;
+			break;
+		case VSW_DROP_UNKNOWN:
+			st->drop_unknown++;
+			rte_pktmbuf_free(m);
+			break;
+		case VSW_DROP_SELF:
+			st->drop_self++;
+			rte_pktmbuf_free(m);
+			break;
+		}
+	}
+	st->to_wire += out;
+	return out;
+}
+
+uint16_t
+vsw_egress(void *arg, struct rte_mbuf **pkts, uint16_t n, const struct pipe_ctx *ctx)
+{
+	struct vsw *sw = arg;
+	struct vsw_stats *st = &sw->lcore[ctx->lcore_id].st;
+	uint16_t sent = rte_eth_tx_burst(sw->wire_port, ctx->worker, pkts, n);
+
+	if (sent < n)
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	st->wire_tx += sent;
+	st->wire_tx_drop += n - sent;
+	return sent;
+}
+
+void
+vsw_stats_get(const struct vsw *sw, struct vsw_stats *st)
+{
+	unsigned int l, k;
+
+	memset(st, 0, sizeof(*st));
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		const uint64_t *src = (const uint64_t *)&sw->lcore[l].st;
+		uint64_t *dst = (uint64_t *)st;
+
+		for (k = 0; k < sizeof(*st) / sizeof(uint64_t); k++)
+			dst[k] += __atomic_load_n(&src[k], __ATOMIC_RELAXED);
+	}
+}
+
+#define F(x) { #x, offsetof(struct vsw_stats, x) }
+static const struct {
+	const char *name;
+	size_t off;
+} sw_fields[] = {
+	F(wire_rx), F(dev_tx), F(to_wire), F(to_roce), F(to_guest), F(flooded),
+	F(drop_unknown), F(drop_self), F(drop_ring_full), F(drop_no_mbuf), F(wire_tx),
+	F(wire_tx_drop),
+};
+#undef F
+
+#define F(x) { #x, offsetof(struct vrdma_dev_info, x) }
+static const struct {
+	const char *name;
+	size_t off;
+} dev_fields[] = {
+	F(connections), F(config_reads), F(config_refused), F(features_refused),
+	F(ring_changes), F(ctrl_ok), F(ctrl_refused), F(ctrl_bad_chain), F(vq_bad_index),
+	F(vq_bad_desc), F(vq_bad_addr), F(vq_too_long), F(mrs_lost), F(rx_unserved),
+	F(rdma_resets), F(sq_posted), F(rq_posted), F(wr_refused), F(wq_bad_chain),
+	F(cqe_written), F(cq_bad_chain), F(cq_notified), F(wr_discarded), F(net_rx_frames),
+	F(net_rx_bytes), F(net_rx_too_big), F(net_rx_bad_buf), F(net_tx_frames),
+	F(net_tx_bytes), F(net_tx_refused), F(net_tx_dropped),
+};
+#undef F
+
+void
+vsw_stats_dump(const struct vsw *sw, FILE *f)
+{
+	struct vsw_stats st;
+	unsigned int i, k;
+
+	vsw_stats_get(sw, &st);
+	fprintf(f, "switch:");
+	for (k = 0; k < RTE_DIM(sw_fields); k++)
+		fprintf(f, " %s=%" PRIu64, sw_fields[k].name,
+			*(const uint64_t *)((const uint8_t *)&st + sw_fields[k].off));
+	fprintf(f, "\n");
+	for (i = 0; i < sw->nb_devs; i++) {
+		struct vrdma_dev_info info;
+		char mac[RTE_ETHER_ADDR_FMT_SIZE];
+		unsigned int ready = 0;
+
+		vrdma_dev_info_get(sw->devs[i].dev, &info);
+		for (k = 0; k < RTE_DIM(info.ready); k++)
+			ready += (unsigned int)__builtin_popcountll(info.ready[k]);
+		rte_ether_format_addr(mac, sizeof(mac), &sw->devs[i].mac);
+		fprintf(f, "device %u (%s): %s, roce %s, %u rings ready:", i, mac,
+			info.vid >= 0 ? "connected" : "no frontend", info.roce ? "yes" : "no",
+			ready);
+		for (k = 0; k < RTE_DIM(dev_fields); k++) {
+			uint64_t v = *(const uint64_t *)((const uint8_t *)&info +
+							 dev_fields[k].off);
+
+			if (v != 0)
+				fprintf(f, " %s=%" PRIu64, dev_fields[k].name, v);
+		}
+		fprintf(f, "\n");
+	}
+	fflush(f);
+}

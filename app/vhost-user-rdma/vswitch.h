@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef VSWITCH_H
+#define VSWITCH_H
+
+/**
+ * @file
+ * The backend's switch: one wire (an ethdev port) and the vhost-user-rdma
+ * devices, joined as a learning-free Ethernet switch whose only addresses
+ * are the devices' own MACs.
+ *
+ * Three pipeline stages (lib/pipeline) run it:
+ *  - ingress (source): receives from the wire, serves its devices
+ *    (vrdma_dev_poll()) and takes the frames they send;
+ *  - switch (middle): delivers each frame by destination MAC: to a device
+ *    (RoCE v2 to its engine, the rest to its receiveq1), to every device
+ *    and the wire (broadcast, multicast), or on to the wire;
+ *  - egress (sink): sends to the wire.
+ *
+ * A frame's switch port is kept in mbuf->port between the stages:
+ * VSW_WIRE, or VSW_DEV0 + i for device i.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_ether.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "pipeline.h"
+#include "vrdma.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Most devices (sockets) one backend serves. */
+#define VSW_MAX_DEVS 32
+/** Switch port of the wire. */
+#define VSW_WIRE 0
+/** Switch port of device 0; device i is VSW_DEV0 + i. */
+#define VSW_DEV0 1
+
+/** One device as the switch sees it. */
+struct vsw_dev {
+	struct vrdma_dev *dev;     /**< NULL until created */
+	struct rte_ether_addr mac; /**< its virtio-net MAC */
+	struct rte_ring *roce_rx;  /**< RoCE v2 frames for it */
+	struct rte_ring *roce_tx;  /**< frames its RoCE engine sends */
+	struct rte_ring *net_rx;   /**< other frames for its guest */
+	struct rte_ring *net_tx;   /**< frames its guest sends */
+};
+
+/** Where the switch sent frames (per lcore, summed by vsw_stats_get()). */
+struct vsw_stats {
+	uint64_t wire_rx;        /**< frames received from the wire */
+	uint64_t dev_tx;         /**< frames the devices sent (RoCE and guest) */
+	uint64_t to_wire;        /**< frames handed to the egress stage */
+	uint64_t to_roce;        /**< frames delivered to a device's RoCE engine */
+	uint64_t to_guest;       /**< frames delivered to a device's receiveq1 */
+	uint64_t flooded;        /**< broadcast and multicast frames (each counted once) */
+	uint64_t drop_unknown;   /**< wire frames for no device's MAC */
+	uint64_t drop_self;      /**< device frames addressed to their own MAC */
+	uint64_t drop_ring_full; /**< deliveries lost: the device's ring was full */
+	uint64_t drop_no_mbuf;   /**< flood copies that got no mbuf */
+	uint64_t wire_tx;        /**< frames the wire port took */
+	uint64_t wire_tx_drop;   /**< frames the wire port refused (freed) */
+};
+
+/** The switch. */
+struct vsw {
+	uint16_t wire_port;      /**< ethdev port of the wire */
+	uint16_t wire_rxq;       /**< rx queues: ingress worker q polls queue q */
+	struct rte_mempool *pool; /**< mbufs of flood copies */
+	unsigned int nb_devs;
+	struct vsw_dev devs[VSW_MAX_DEVS];
+	struct {
+		struct vsw_stats st;
+	} __rte_cache_aligned lcore[RTE_MAX_LCORE];
+};
+
+/** What the switch does with one frame (vsw_classify()). */
+enum vsw_verdict {
+	VSW_TO_WIRE,      /**< a device's frame for an address not here */
+	VSW_TO_ROCE,      /**< RoCE v2 (UDP 4791) for device @p dev */
+	VSW_TO_GUEST,     /**< anything else for device @p dev */
+	VSW_FLOOD,        /**< broadcast or multicast: every other port */
+	VSW_DROP_UNKNOWN, /**< a wire frame for no device */
+	VSW_DROP_SELF,    /**< a device's frame for itself */
+};
+
+/**
+ * Decide where one frame goes. Pure: reads the frame and the devices' MACs.
+ * @param sw
+ *   The switch.
+ * @param m
+ *   The frame; m->port is its switch port.
+ * @param[out] dev
+ *   With VSW_TO_ROCE and VSW_TO_GUEST: the device's index.
+ * @return The verdict.
+ */
+enum vsw_verdict vsw_classify(const struct vsw *sw, struct rte_mbuf *m, unsigned int *dev);
+
+/**
+ * @param m
+ *   A frame.
+ * @return true if it is IPv4 or IPv6 (optionally VLAN tagged) UDP to port
+ *   4791: a RoCE v2 frame, for lib/roce to judge further.
+ */
+bool vsw_is_roce_v2(const struct rte_mbuf *m);
+
+/** Stage "ingress" (source); arg is the struct vsw. */
+uint16_t vsw_ingress(void *arg, struct rte_mbuf **pkts, uint16_t n, const struct pipe_ctx *ctx);
+/** Stage "switch" (middle); arg is the struct vsw. */
+uint16_t vsw_switch(void *arg, struct rte_mbuf **pkts, uint16_t n, const struct pipe_ctx *ctx);
+/** Stage "egress" (sink); arg is the struct vsw. */
+uint16_t vsw_egress(void *arg, struct rte_mbuf **pkts, uint16_t n, const struct pipe_ctx *ctx);
+
+/**
+ * Sum the per-lcore counters.
+ * @param sw
+ *   The switch.
+ * @param st
+ *   Filled on return.
+ */
+void vsw_stats_get(const struct vsw *sw, struct vsw_stats *st);
+
+/**
+ * Print the switch's counters and each device's state and non-zero
+ * counters.
+ * @param sw
+ *   The switch.
+ * @param f
+ *   Where.
+ */
+void vsw_stats_dump(const struct vsw *sw, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VSWITCH_H */

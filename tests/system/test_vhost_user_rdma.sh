@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# vhost-user-rdma as a black box, with DPDK's own virtio-user as the guest
+# driver of its net queues and a net_memif wire:
+#
+#   wire peer (l2fwd-vnic): in.pcap -> memif -> backend -> guest
+#   guest (Debian testpmd, net_virtio_user, macswap) -> backend -> memif
+#   wire peer: memif -> out.pcap
+#
+# Every frame for the device's MAC reaches the guest and comes back with
+# its MACs swapped, byte for byte and in order; broadcast frames are
+# flooded to the guest; frames for other MACs are dropped and counted; the
+# backend's counters agree with testpmd's; SIGINT stops it with every mbuf
+# back; bad command lines exit 2 with one line saying why.
+#
+# Usage: test_vhost_user_rdma.sh SRC_DIR BUILD_DIR [SANITIZE]
+set -uo pipefail
+src=$1
+build=$2
+. "$src/tests/system/lib.sh"
+
+command -v dpdk-testpmd >/dev/null || { echo "SKIP: no dpdk-testpmd"; exit 77; }
+backend=$build/app/vhost-user-rdma/vhost-user-rdma
+fwd=$build/examples/l2fwd-vnic/l2fwd-vnic
+prefix=omniplane-vur-$$
+devmac=02:56:52:44:4d:00
+peer=02:00:00:00:00:aa
+eal=(--no-huge --no-pci --no-telemetry --log-level=lib.eal:warning
+     --log-level=pmd.net.memif:error --log-level=lib.vhost.config:warning)
+b_pid= g_pid= w_pid=
+cleanup() {
+	local p
+	for p in $w_pid $g_pid $b_pid; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	rm -rf "$work" /var/run/dpdk/"$prefix"-*
+}
+trap cleanup EXIT
+
+# wait_log FILE REGEX SECONDS: until FILE has a line matching REGEX
+wait_log() {
+	local i
+	for i in $(seq $((10 * $3))); do
+		grep -Eq "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# stop PID SECONDS: SIGINT, then wait for it; its exit status (124: it hung)
+stop() {
+	local i
+	kill -INT "$1" 2>/dev/null
+	for i in $(seq $((10 * $2))); do
+		kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"
+	return 124
+}
+md5s() { tshark -r "$1" -o frame.generate_md5_hash:TRUE -T fields -e frame.md5_hash 2>/dev/null; }
+# the counter NAME of the last "switch:" line of LOG
+sw_ctr() { grep '^switch:' "$1" | tail -1 | grep -o " $2=[0-9]*" | cut -d= -f2; }
+
+# --- 1. bad command lines: exit 2, one line saying why
+bad() { # NAME WANT-REGEX ARGS...
+	local name=$1 want=$2 out rc
+	shift 2
+	out=$(timeout 60 "$backend" -l 0 "${eal[@]}" -m 64 --file-prefix "$prefix-bad" \
+		--vdev net_null0 -- "$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 2 ] && echo "$out" | grep -Eq -- "$want"; then
+		pass "bad command line: $name: exit 2, says why"
+	else
+		fail "bad command line: $name: exit 2, says why" "rc=$rc
+$(echo "$out" | tail -5)"
+	fi
+}
+bad "no socket" "no device: give a socket" --stats 1
+bad "max-qps 2" "--max-qps '2': expected 3\.\." -s "$work/x.sock" --max-qps 2
+bad "mtu 100" "--mtu '100': expected 336\.\." -s "$work/x.sock" --mtu 100
+bad "broadcast mac" "--mac 'ff:ff:ff:ff:ff:ff'" -s "$work/x.sock" --mac ff:ff:ff:ff:ff:ff
+bad "rings over 256" "rings|256" -s "$work/x.sock" --max-qps 120 --max-cqs 20
+bad "no worker lcore" "no worker lcore" -s "$work/x.sock"
+
+# --- 2. frames both ways through a virtio-user guest
+n=400
+"$src/scripts/gen-frames.sh" $n "$work/mine.pcap" 41 60 1514 "$devmac" "$peer" >/dev/null
+# random traffic between other hosts: broadcast ARP (flooded) and unicast
+# for MACs not here (dropped)
+"$src/scripts/gen-frames.sh" 100 "$work/other.pcap" 42 60 1514 >/dev/null
+mergecap -a -w "$work/in.pcap" "$work/mine.pcap" "$work/other.pcap"
+nbcast=$(tshark -r "$work/other.pcap" -Y 'eth.dst == ff:ff:ff:ff:ff:ff' 2>/dev/null | wc -l)
+nother=$((100 - nbcast))
+
+timeout 300 "$backend" -l 0-1 "${eal[@]}" -m 256 --file-prefix "$prefix-b" \
+	--vdev "net_memif0,role=server,socket=$work/wire.sock" -- \
+	-s "$work/vu.sock" --stats 1 --idle-sleep 20 > "$work/b.log" 2>&1 &
+b_pid=$!
+wait_log "$work/b.log" '^serving 1 device' 30 ||
+	fail "the backend starts" "$(tail -5 "$work/b.log")"
+
+timeout 300 dpdk-testpmd -l 0-1 "${eal[@]}" -m 256 --file-prefix "$prefix-g" \
+	--vdev "net_virtio_user0,path=$work/vu.sock,queues=1" -- \
+	-a --forward-mode=macswap --port-topology=loop --stats-period 1 \
+	--total-num-mbufs=4096 > "$work/g.log" 2>&1 &
+g_pid=$!
+if wait_log "$work/b.log" '^device 0 .*: connected, roce no, [2-9] rings ready' 60; then
+	pass "virtio-user connects: the device serves its rings (RoCE not negotiated)"
+else
+	fail "virtio-user connects: the device serves its rings" \
+		"$(tail -5 "$work/b.log"; tail -5 "$work/g.log")"
+fi
+
+timeout 300 "$fwd" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-w" \
+	--vdev "net_memif0,role=client,socket=$work/wire.sock" \
+	--vdev "net_pcap0,rx_pcap=$work/in.pcap" \
+	--vdev "net_pcap1,tx_pcap=$work/out.pcap" -- \
+	--map 1:0,0:2 -T 1 > "$work/w.log" 2>&1 &
+w_pid=$!
+want_out=$((n + nbcast))
+for _ in $(seq 600); do
+	[ "$(sw_ctr "$work/b.log" wire_tx)" = "$want_out" ] && break
+	sleep 0.1
+done
+sleep 1
+
+# The guest first: the backend sees it disconnect while running (virtio-user
+# writing to a closed socket would die of SIGPIPE), then the backend, then
+# the wire peer, which writes out.pcap.
+stop "$g_pid" 30
+g_rc=$?
+g_pid=
+if wait_log "$work/b.log" '^device 0 .*: no frontend, roce no, 0 rings ready' 30; then
+	pass "the backend notices the guest leave and keeps running"
+else
+	fail "the backend notices the guest leave and keeps running" "$(tail -3 "$work/b.log")"
+fi
+stop "$b_pid" 30
+b_rc=$?
+b_pid=
+stop "$w_pid" 30
+w_rc=$?
+w_pid=
+expect_eq "testpmd, the backend and the wire peer exit 0 on SIGINT" "0 0 0" \
+	"$g_rc $b_rc $w_rc"
+if grep -Eq '^mbufs: ([0-9]+) of \1 in the pool$' "$work/b.log"; then
+	pass "the backend stops cleanly: every mbuf back in the pool"
+else
+	fail "the backend stops cleanly: every mbuf back in the pool" "$(tail -8 "$work/b.log")"
+fi
+
+tshark -r "$work/out.pcap" -T fields -e eth.dst -e eth.src 2>/dev/null | sort | uniq -c |
+	awk '{print $1, $2, $3}' > "$work/macs"
+expect_eq "every frame for the device came back, macs swapped (virtio-user took the MAC from GET_CONFIG)" \
+	"$n $peer $devmac" "$(grep " $peer " "$work/macs")"
+# the rest of each frame is untouched, in order
+editcap -C 12 "$work/mine.pcap" "$work/mine.chop" >/dev/null
+tshark -r "$work/out.pcap" -Y "eth.dst == $peer" -w "$work/out.mine.pcap" 2>/dev/null
+editcap -C 12 "$work/out.mine.pcap" "$work/out.chop" >/dev/null
+if cmp -s <(md5s "$work/mine.chop") <(md5s "$work/out.chop"); then
+	pass "$n frames: guest -> wire byte for byte after the MACs, in order"
+else
+	fail "$n frames: guest -> wire byte for byte after the MACs, in order" \
+		"$(diff <(md5s "$work/mine.chop") <(md5s "$work/out.chop") | head -5)"
+fi
+expect_eq "broadcast frames reach the guest and come back" "$nbcast" \
+	"$(awk -v p="$peer" '$2 != p {s += $1} END {print s + 0}' "$work/macs")"
+
+expect_eq "switch: frames for other MACs dropped and counted" "$nother" \
+	"$(sw_ctr "$work/b.log" drop_unknown)"
+expect_eq "switch: to_guest = frames for the device + broadcasts" "$want_out" \
+	"$(sw_ctr "$work/b.log" to_guest)"
+expect_eq "switch: nothing lost to a full ring or a missing mbuf" "0 0" \
+	"$(sw_ctr "$work/b.log" drop_ring_full) $(sw_ctr "$work/b.log" drop_no_mbuf)"
+dev=$(grep '^device 0 ' "$work/b.log" | tail -1)
+expect_eq "device: net_rx_frames and net_tx_frames count every frame" \
+	"net_rx_frames=$want_out net_tx_frames=$want_out" \
+	"$(echo "$dev" | grep -o 'net_rx_frames=[0-9]*') $(echo "$dev" | grep -o 'net_tx_frames=[0-9]*')"
+gtot=$(sed -n '/Accumulated forward statistics for all ports/,/+++++/p' "$work/g.log" |
+	grep -o 'RX-packets: [0-9]*\|TX-packets: [0-9]*' | awk '{printf "%s ", $2}')
+expect_eq "testpmd (virtio-user) received and sent every frame" "$want_out $want_out " "$gtot"
+
+finish
