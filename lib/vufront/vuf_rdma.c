@@ -19,6 +19,8 @@
 #define F_CTRL_VQ 17
 #define CTRL_RING 2
 #define FIRST_CQ_RING 3
+#define CONFIG_MAC 0
+#define CONFIG_MTU 10
 #define CONFIG_MAX_QPS 24
 #define CONFIG_MAX_CQS 28
 #define PAGE 4096u
@@ -50,6 +52,8 @@ struct vuf_rdma {
 	uint8_t *ctrl_out;
 	uint8_t *ctrl_in;
 	uint32_t max_qps, max_cqs;
+	uint8_t mac[6];               /* configuration space: mac */
+	uint16_t mtu;                 /* configuration space: mtu */
 	struct cq *cqs;   /* by CQ number */
 	struct wq *sqs;   /* by QPN */
 	struct wq *rqs;
@@ -109,10 +113,15 @@ vuf_rdma_open(const struct vuf_rdma_conf *conf, char *err, size_t errlen)
 		rc = vuf_set_mem_table(d->c, d->mem);
 	if (rc == 0)
 		rc = vuf_get_config(d->c, CONFIG_MAX_QPS, v, sizeof(v));
+	if (rc == 0)
+		rc = vuf_get_config(d->c, CONFIG_MAC, d->mac, sizeof(d->mac));
+	if (rc == 0)
+		rc = vuf_get_config(d->c, CONFIG_MTU, &d->mtu, sizeof(d->mtu));
 	if (rc != 0) {
 		snprintf(err, errlen, "negotiation failed: %s", strerror(-rc));
 		goto fail;
 	}
+	d->mtu = le16toh(d->mtu);
 	d->max_qps = le32toh(v[0]);
 	d->max_cqs = le32toh(v[1]);
 	if (d->max_qps > 256 || d->max_cqs > 256) {
@@ -186,6 +195,13 @@ vuf_rdma_limits(const struct vuf_rdma *d, uint32_t *max_qps, uint32_t *max_cqs)
 {
 	*max_qps = d->max_qps;
 	*max_cqs = d->max_cqs;
+}
+
+void
+vuf_rdma_addr(const struct vuf_rdma *d, uint8_t mac[6], uint16_t *mtu)
+{
+	memcpy(mac, d->mac, 6);
+	*mtu = d->mtu;
 }
 
 uint64_t

@@ -59,6 +59,9 @@ struct vuf_mem *vuf_rdma_mem(struct vuf_rdma *d);
 /** The device's max_rdma_qps and max_rdma_cqs (configuration space). */
 void vuf_rdma_limits(const struct vuf_rdma *d, uint32_t *max_qps, uint32_t *max_cqs);
 
+/** The device's MAC and MTU (configuration space): a peer's address vector needs them. */
+void vuf_rdma_addr(const struct vuf_rdma *d, uint8_t mac[6], uint16_t *mtu);
+
 /**
  * Run control command @p cmd with @p len bytes of data; up to @p acklen
  * bytes of its ack-specific data go to @p ack.

@@ -1,0 +1,752 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/*
+ * vrdma-perf: perftest for virtio-net RoCE devices, from the driver side.
+ * It plays the guest driver (lib/vufront's vuf_rdma) of two devices served
+ * by vhost-user-rdma, A (requester) on the main lcore and B (responder) on
+ * the next, and measures one operation between them the way ib_send_bw,
+ * ib_write_bw, ib_read_bw and ib_send_lat do. See doc/vrdma-perf.md.
+ *
+ *   vrdma-perf [EAL options] -- -a SOCKET -b SOCKET [--mode MODE]
+ *       [--size BYTES] [--iters N] [--tx-depth N] [--rx-depth N] [--verify]
+ */
+
+#include <endian.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "app_args.h"
+#include "app_signal.h"
+#include "roce.h"
+#include "vuf_rdma.h"
+
+#define EXIT_FAIL 1
+#define EXIT_USAGE 2
+
+#define GPA_BASE 0x40000000ull
+#define SIGNAL 16          /* bw modes: every SIGNAL-th request is signaled */
+#define POLL_BURST 32
+#define PSN 100
+#define QKEY 0x11111111u
+#define GRH_LEN 40
+#define STALL_SECS 5
+#define MAX_DEPTH 1024
+
+enum mode { SEND_BW, WRITE_BW, READ_BW, SEND_LAT, UD_SEND_BW };
+static const char *const mode_names[] = { "send_bw", "write_bw", "read_bw", "send_lat",
+					   "ud_send_bw" };
+
+static struct {
+	const char *sock[2];
+	enum mode mode;
+	uint32_t size;
+	uint64_t iters;
+	uint32_t tx_depth, rx_depth;
+	bool verify;
+	unsigned int roce_bit, ctrl_class;
+} opt = { .roce_bit = 55, .ctrl_class = 6 };
+
+/* One side: a device and what the tool made on it. */
+struct side {
+	const char *name;
+	struct vuf_rdma *d;
+	uint8_t mac[6];
+	uint16_t mtu;
+	uint8_t gid[16];
+	uint32_t pdn, cqn, qpn, lkey, rkey, ahn;
+	uint8_t *buf;        /* slots x slot bytes of guest memory */
+	uint32_t slots, slot;
+	/* progress, read by the other side's lcore */
+	uint64_t done;       /* A: requests known complete; B: messages received */
+	uint64_t errors;     /* failed completions and data mismatches */
+	uint64_t t_first, t_last; /* TSC of the first and last completion */
+};
+
+static struct side sa = { .name = "A" }, sb = { .name = "B" };
+static volatile bool failed;
+
+static void
+usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"usage: %s [EAL options] -- -a SOCKET -b SOCKET [options]\n"
+		"Drives two virtio-net RoCE devices (vhost-user-rdma sockets) as their guest\n"
+		"driver: A (requester) on the main lcore, B (responder) on the next lcore.\n"
+		"options:\n"
+		"  -a, -b SOCKET     the two devices' vhost-user sockets\n"
+		"  --mode MODE       send_bw, write_bw, read_bw, send_lat, ud_send_bw\n"
+		"                    (default send_bw)\n"
+		"  --size BYTES      message size (default 64; RC up to 1 MiB, UD up to the\n"
+		"                    path MTU)\n"
+		"  --iters N         messages (default 100000 bw, 10000 lat)\n"
+		"  --tx-depth N      requests in flight, 1..%u (default 128 bw, 1 lat)\n"
+		"  --rx-depth N      receives posted, 1..%u (default 256)\n"
+		"  --verify          check every message's bytes and order (write_bw then\n"
+		"                    writes with immediate, so B sees each message)\n"
+		"  --roce-bit N      the devices' RoCE feature bit (default 55)\n"
+		"  --ctrl-class N    their RoCE control class (default 6)\n"
+		"Exit status: 0 when every completion succeeded (and the data checked out),\n"
+		"1 on a failure or a stall of %u s, 2 for a bad command line.\n",
+		prog, MAX_DEPTH, MAX_DEPTH, STALL_SECS);
+}
+
+static bool
+num_opt(const char *name, const char *val, unsigned long min, unsigned long max,
+	unsigned long *out)
+{
+	if (!app_parse_num(val, max, out) || *out < min) {
+		fprintf(stderr, "vrdma-perf: --%s '%s': expected %lu..%lu\n", name, val, min, max);
+		return false;
+	}
+	return true;
+}
+
+static int
+parse_args(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "size", required_argument, NULL, 's' },
+		{ "iters", required_argument, NULL, 'n' },
+		{ "tx-depth", required_argument, NULL, 't' },
+		{ "rx-depth", required_argument, NULL, 'r' },
+		{ "verify", no_argument, NULL, 'v' },
+		{ "roce-bit", required_argument, NULL, 'R' },
+		{ "ctrl-class", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long v;
+	unsigned int i;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "a:b:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			opt.sock[0] = optarg;
+			break;
+		case 'b':
+			opt.sock[1] = optarg;
+			break;
+		case 'm':
+			for (i = 0; i < RTE_DIM(mode_names); i++)
+				if (strcmp(optarg, mode_names[i]) == 0)
+					break;
+			if (i == RTE_DIM(mode_names)) {
+				fprintf(stderr, "vrdma-perf: --mode '%s': expected send_bw, "
+					"write_bw, read_bw, send_lat or ud_send_bw\n", optarg);
+				return -1;
+			}
+			opt.mode = (enum mode)i;
+			break;
+		case 's':
+			if (!num_opt("size", optarg, 1, 1u << 20, &v))
+				return -1;
+			opt.size = (uint32_t)v;
+			break;
+		case 'n':
+			if (!num_opt("iters", optarg, 1, 1000000000, &v))
+				return -1;
+			opt.iters = v;
+			break;
+		case 't':
+			if (!num_opt("tx-depth", optarg, 1, MAX_DEPTH, &v))
+				return -1;
+			opt.tx_depth = (uint32_t)v;
+			break;
+		case 'r':
+			if (!num_opt("rx-depth", optarg, 1, MAX_DEPTH, &v))
+				return -1;
+			opt.rx_depth = (uint32_t)v;
+			break;
+		case 'v':
+			opt.verify = true;
+			break;
+		case 'R':
+			if (!num_opt("roce-bit", optarg, 0, 63, &v))
+				return -1;
+			opt.roce_bit = (unsigned int)v;
+			break;
+		case 'C':
+			if (!num_opt("ctrl-class", optarg, 0, 255, &v))
+				return -1;
+			opt.ctrl_class = (unsigned int)v;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			exit(0);
+		default:
+			usage(stderr, argv[0]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "vrdma-perf: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (opt.sock[0] == NULL || opt.sock[1] == NULL) {
+		fprintf(stderr, "vrdma-perf: give both devices' sockets: -a SOCKET -b SOCKET\n");
+		return -1;
+	}
+	if (opt.size == 0)
+		opt.size = 64;
+	if (opt.iters == 0)
+		opt.iters = opt.mode == SEND_LAT ? 10000 : 100000;
+	if (opt.tx_depth == 0)
+		opt.tx_depth = opt.mode == SEND_LAT ? 1 : 128;
+	if (opt.rx_depth == 0)
+		opt.rx_depth = 256;
+	return 0;
+}
+
+/* ---------------- message contents ---------------- */
+
+/* Byte k of message @p seq: its number in the first 8 bytes, then a pattern. */
+static void
+msg_fill(uint8_t *p, uint64_t seq, uint32_t len)
+{
+	uint32_t k;
+
+	for (k = 0; k < len; k++)
+		p[k] = k < 8 ? (uint8_t)(seq >> (8 * k)) : (uint8_t)(seq * 7 + k);
+}
+
+static bool
+msg_check(const uint8_t *p, uint64_t seq, uint32_t len)
+{
+	uint32_t k;
+
+	for (k = 0; k < len; k++)
+		if (p[k] != (k < 8 ? (uint8_t)(seq >> (8 * k)) : (uint8_t)(seq * 7 + k)))
+			return false;
+	return true;
+}
+
+/* ---------------- set-up ---------------- */
+
+static int
+fail_setup(const struct side *s, const char *what, int rc)
+{
+	fprintf(stderr, "vrdma-perf: device %s: %s: %s\n", s->name, what, strerror(-rc));
+	return -1;
+}
+
+static int
+side_open(struct side *s, const char *path, uint8_t ip_last)
+{
+	bool ud = opt.mode == UD_SEND_BW;
+	/* room for every slot, the rings and the requests the driver builds */
+	size_t need = (size_t)RTE_MAX(opt.tx_depth, opt.rx_depth) * (opt.size + GRH_LEN + 64);
+	struct vuf_rdma_conf vc = {
+		.path = path, .mem_size = RTE_ALIGN_CEIL(need + (16u << 20), 1u << 20),
+		.gpa_base = GPA_BASE, .roce_bit = opt.roce_bit,
+		.ctrl_class = (uint8_t)opt.ctrl_class, .timeout_ms = 5000,
+	};
+	struct vrdma_cmd_create_qp q = {
+		.qp_type = ud ? ROCE_QPT_UD : ROCE_QPT_RC,
+		.cap = { .max_send_wr = htole32(opt.tx_depth), .max_recv_wr = htole32(opt.rx_depth),
+			 .max_send_sge = htole32(1), .max_recv_sge = htole32(1) },
+	};
+	struct vrdma_cmd_add_gid g = { .index = 0 };
+	char err[160];
+	int rc;
+
+	s->d = vuf_rdma_open(&vc, err, sizeof(err));
+	if (s->d == NULL) {
+		fprintf(stderr, "vrdma-perf: device %s (%s): %s\n", s->name, path, err);
+		return -1;
+	}
+	vuf_rdma_addr(s->d, s->mac, &s->mtu);
+	/* an IPv4-mapped GID, 10.0.0.x: the address a guest's IP stack would give */
+	s->gid[10] = s->gid[11] = 0xff;
+	s->gid[12] = 10;
+	s->gid[15] = ip_last;
+	memcpy(g.gid, s->gid, sizeof(g.gid));
+	rc = vuf_rdma_cmd(s->d, VRDMA_CMD_ADD_GID, &g, sizeof(g), NULL, 0);
+	if (rc != 0)
+		return fail_setup(s, "ADD_GID", rc);
+	s->slots = RTE_MAX(opt.tx_depth, opt.rx_depth);
+	s->slot = RTE_ALIGN_CEIL(opt.size + (ud ? GRH_LEN : 0), 64);
+	s->buf = vuf_mem_alloc(vuf_rdma_mem(s->d), (size_t)s->slots * s->slot, 4096);
+	if (s->buf == NULL)
+		return fail_setup(s, "buffers", -ENOMEM);
+	rc = vuf_rdma_create_pd(s->d, &s->pdn);
+	if (rc == 0)
+		rc = vuf_rdma_create_cq(s->d, 2 * MAX_DEPTH, &s->cqn);
+	if (rc == 0)
+		rc = vuf_rdma_reg_mr(s->d, s->pdn, s->buf, (uint64_t)s->slots * s->slot,
+				     ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+				     ROCE_ACCESS_REMOTE_READ, &s->lkey, &s->rkey);
+	if (rc != 0)
+		return fail_setup(s, "PD, CQ or MR", rc);
+	q.pdn = htole32(s->pdn);
+	q.send_cqn = q.recv_cqn = htole32(s->cqn);
+	rc = vuf_rdma_create_qp(s->d, &q, &s->qpn);
+	if (rc != 0)
+		return fail_setup(s, "CREATE_QP", rc);
+	return 0;
+}
+
+static int
+modify(struct side *s, uint8_t state, uint32_t mask, struct vrdma_cmd_modify_qp *m)
+{
+	int rc;
+
+	m->qpn = htole32(s->qpn);
+	m->qp_state = state;
+	m->attr_mask = htole32(mask | ROCE_QP_STATE);
+	rc = vuf_rdma_modify_qp(s->d, m);
+	return rc == 0 ? 0 : fail_setup(s, "MODIFY_QP", rc);
+}
+
+/* The largest IB MTU both devices' Ethernet MTUs carry (RoCE needs 80 bytes more). */
+static uint8_t
+path_mtu(uint32_t *bytes)
+{
+	uint32_t room = RTE_MIN(sa.mtu, sb.mtu) - 80u, b = 4096;
+	uint8_t code = ROCE_MTU_4096;
+
+	while (b > room && code > ROCE_MTU_256) {
+		b /= 2;
+		code--;
+	}
+	*bytes = b;
+	return code;
+}
+
+static int
+rc_connect(struct side *s, const struct side *peer, uint8_t mtu)
+{
+	struct vrdma_cmd_modify_qp m;
+
+	memset(&m, 0, sizeof(m));
+	m.a.qp_access_flags = htole32(ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+				      ROCE_ACCESS_REMOTE_READ);
+	if (modify(s, ROCE_QPS_INIT, ROCE_QP_ACCESS_FLAGS, &m) != 0)
+		return -1;
+	memset(&m, 0, sizeof(m));
+	m.path_mtu = mtu;
+	m.max_dest_rd_atomic = 16;
+	m.min_rnr_timer = 1;
+	m.a.dest_qp_num = htole32(peer->qpn);
+	m.a.rq_psn = htole32(PSN);
+	memcpy(m.a.ah_attr.grh.dgid, peer->gid, 16);
+	m.a.ah_attr.grh.hop_limit = 64;
+	memcpy(m.a.ah_attr.dmac, peer->mac, 6);
+	if (modify(s, ROCE_QPS_RTR, ROCE_QP_AV | ROCE_QP_PATH_MTU | ROCE_QP_RQ_PSN |
+		   ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER | ROCE_QP_DEST_QPN, &m) != 0)
+		return -1;
+	memset(&m, 0, sizeof(m));
+	m.timeout = 14;
+	m.retry_cnt = 7;
+	m.rnr_retry = 7;
+	m.max_rd_atomic = 16;
+	m.a.sq_psn = htole32(PSN);
+	return modify(s, ROCE_QPS_RTS, ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
+		      ROCE_QP_SQ_PSN | ROCE_QP_MAX_QP_RD_ATOMIC, &m);
+}
+
+static int
+ud_connect(struct side *s, const struct side *peer)
+{
+	struct vrdma_cmd_create_ah ah = { .pdn = htole32(s->pdn) };
+	struct vrdma_ack_handle h;
+	struct vrdma_cmd_modify_qp m;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	m.a.qkey = htole32(QKEY);
+	if (modify(s, ROCE_QPS_INIT, ROCE_QP_QKEY, &m) != 0)
+		return -1;
+	memset(&m, 0, sizeof(m));
+	if (modify(s, ROCE_QPS_RTR, 0, &m) != 0)
+		return -1;
+	memset(&m, 0, sizeof(m));
+	m.a.sq_psn = htole32(PSN);
+	if (modify(s, ROCE_QPS_RTS, ROCE_QP_SQ_PSN, &m) != 0)
+		return -1;
+	memcpy(ah.ah_attr.grh.dgid, peer->gid, 16);
+	ah.ah_attr.grh.hop_limit = 64;
+	memcpy(ah.ah_attr.dmac, peer->mac, 6);
+	rc = vuf_rdma_cmd(s->d, VRDMA_CMD_CREATE_AH, &ah, sizeof(ah), &h, sizeof(h));
+	if (rc != 0)
+		return fail_setup(s, "CREATE_AH", rc);
+	s->ahn = le32toh(h.handle);
+	return 0;
+}
+
+/* ---------------- the data path ---------------- */
+
+static struct vrdma_sge
+sge(const struct side *s, uint32_t slot, uint32_t len)
+{
+	struct vrdma_sge g = {
+		.addr = htole64(vuf_rdma_gpa(s->d, s->buf + (size_t)slot * s->slot)),
+		.length = htole32(len),
+		.lkey = htole32(s->lkey),
+	};
+
+	return g;
+}
+
+/* Post receives @p first.. @p first + n - 1 (slot = id % slots). @return posted. */
+static unsigned int
+post_recvs(struct side *s, uint64_t first, unsigned int n)
+{
+	uint32_t len = opt.size + (opt.mode == UD_SEND_BW ? GRH_LEN : 0);
+	struct vrdma_sge g[MAX_DEPTH];
+	uint64_t ids[MAX_DEPTH];
+	unsigned int i, done = 0;
+
+	for (i = 0; i < n; i++) {
+		ids[i] = first + i;
+		g[i] = sge(s, (uint32_t)(ids[i] % s->slots), len);
+	}
+	vuf_rdma_post_recv_list(s->d, s->qpn, ids, g, 1, n, &done);
+	return done;
+}
+
+/*
+ * A: post requests @p first.. as one list; a request is signaled every
+ * SIGNAL-th, and the last of the run. @return posted.
+ */
+static unsigned int
+post_requests(struct side *a, const struct side *b, uint64_t first, unsigned int n,
+	      bool all_signaled)
+{
+	static struct vrdma_sq_req r[MAX_DEPTH];
+	const struct vrdma_sq_req *rp[MAX_DEPTH];
+	struct vrdma_sge g[MAX_DEPTH];
+	const struct vrdma_sge *gp[MAX_DEPTH];
+	unsigned int i, done = 0;
+
+	for (i = 0; i < n; i++) {
+		uint64_t seq = first + i;
+		uint32_t slot = (uint32_t)(seq % a->slots);
+
+		memset(&r[i], 0, offsetof(struct vrdma_sq_req, inline_data));
+		memset(r[i].reserved2, 0, sizeof(r[i].reserved2));
+		r[i].wr_id = htole64(seq);
+		r[i].num_sge = htole32(1);
+		if (all_signaled || seq % SIGNAL == SIGNAL - 1 || seq + 1 == opt.iters)
+			r[i].send_flags = ROCE_SEND_SIGNALED;
+		switch (opt.mode) {
+		case WRITE_BW:
+			r[i].opcode = opt.verify ? ROCE_WR_RDMA_WRITE_WITH_IMM : ROCE_WR_RDMA_WRITE;
+			r[i].imm_data = htobe32((uint32_t)seq);
+			r[i].rdma.remote_addr = htole64(vuf_rdma_gpa(b->d, b->buf +
+								     (size_t)slot * b->slot));
+			r[i].rdma.rkey = htole32(b->rkey);
+			break;
+		case READ_BW:
+			r[i].opcode = ROCE_WR_RDMA_READ;
+			r[i].rdma.remote_addr = htole64(vuf_rdma_gpa(b->d, b->buf +
+								     (size_t)slot * b->slot));
+			r[i].rdma.rkey = htole32(b->rkey);
+			break;
+		case UD_SEND_BW:
+			r[i].opcode = ROCE_WR_SEND;
+			r[i].ud.remote_qpn = htole32(b->qpn);
+			r[i].ud.remote_qkey = htole32(QKEY);
+			r[i].ud.ah = htole32(a->ahn);
+			break;
+		default:
+			r[i].opcode = ROCE_WR_SEND;
+			break;
+		}
+		/* a READ must fill its slot: clear what an earlier one left */
+		if (opt.verify && opt.mode == READ_BW)
+			memset(a->buf + (size_t)slot * a->slot, 0, opt.size);
+		else if (opt.verify)
+			msg_fill(a->buf + (size_t)slot * a->slot, seq, opt.size);
+		g[i] = sge(a, slot, opt.size);
+		rp[i] = &r[i];
+		gp[i] = &g[i];
+	}
+	vuf_rdma_post_send_list(a->d, a->qpn, rp, gp, n, &done);
+	return done;
+}
+
+static void
+wc_failed(struct side *s, const struct vrdma_cq_req *wc)
+{
+	fprintf(stderr, "vrdma-perf: device %s: completion of %" PRIu64 " failed: %s\n",
+		s->name, le64toh(wc->wr_id),
+		roce_wc_status_str((enum roce_wc_status)wc->status));
+	s->errors++;
+	failed = true;
+}
+
+/* B: take receive completions, check them, post the receives again. */
+static int
+responder(void *arg)
+{
+	struct side *b = arg;
+	bool ud = opt.mode == UD_SEND_BW, lat = opt.mode == SEND_LAT;
+	uint32_t off = ud ? GRH_LEN : 0;
+	struct vrdma_cq_req wc[POLL_BURST];
+	uint64_t next_recv = 0, sent = 0;
+	int n, i;
+
+	/* B only receives in send, UD and verified write modes */
+	if (opt.mode == READ_BW || (opt.mode == WRITE_BW && !opt.verify))
+		return 0;
+	next_recv = post_recvs(b, 0, opt.rx_depth);
+	while (!failed && !app_stop && b->done < opt.iters) {
+		n = vuf_rdma_poll_cq(b->d, b->cqn, wc, POLL_BURST);
+		for (i = 0; i < n; i++) {
+			uint64_t id = le64toh(wc[i].wr_id);
+
+			if (wc[i].status != ROCE_WC_SUCCESS) {
+				wc_failed(b, &wc[i]);
+				return -1;
+			}
+			if (wc[i].opcode != ROCE_WC_RECV && wc[i].opcode != ROCE_WC_RECV_RDMA_WITH_IMM)
+				continue; /* a reply's send completion (send_lat) */
+			if (opt.verify) {
+				uint64_t seq = opt.mode == WRITE_BW ? be32toh(wc[i].imm_data) : b->done;
+				const uint8_t *p = b->buf + (size_t)(id % b->slots) * b->slot + off;
+
+				if (opt.mode == WRITE_BW)
+					p = b->buf + (size_t)(seq % b->slots) * b->slot;
+				if ((uint32_t)seq != (uint32_t)b->done ||
+				    (opt.mode != WRITE_BW &&
+				     le32toh(wc[i].byte_len) != opt.size + off) ||
+				    !msg_check(p, seq, opt.size)) {
+					fprintf(stderr, "vrdma-perf: B: message %" PRIu64
+						" has wrong data, length or order\n", b->done);
+					b->errors++;
+					failed = true;
+					return -1;
+				}
+			}
+			if (b->done == 0)
+				b->t_first = rte_get_timer_cycles();
+			__atomic_store_n(&b->done, b->done + 1, __ATOMIC_RELEASE);
+			if (lat) {
+				/* the pong: a signaled SEND of the same size */
+				if (post_requests(b, &sa, sent, 1, true) != 1) {
+					failed = true;
+					return -1;
+				}
+				sent++;
+			}
+		}
+		if (n < 0) {
+			failed = true;
+			return -1;
+		}
+		/* receives go back as they complete: at most rx_depth outstanding */
+		if (n > 0 && next_recv < opt.iters + opt.rx_depth)
+			next_recv += post_recvs(b, next_recv,
+						(unsigned int)RTE_MIN((uint64_t)n,
+						b->done + opt.rx_depth - next_recv));
+	}
+	b->t_last = rte_get_timer_cycles();
+	return 0;
+}
+
+/*
+ * A: keep tx_depth requests in flight (send_lat: one ping, then wait for
+ * B's pong). A signaled completion completes every request before it.
+ * UD has no flow control: A runs at most rx_depth / 2 messages ahead of
+ * what B received, and a verified WRITE at most B's slot count ahead of
+ * what B checked (it would overwrite a slot B has yet to read): windows the
+ * two sides share here, in one process.
+ */
+static int
+requester(struct side *a, const struct side *b)
+{
+	bool lat = opt.mode == SEND_LAT, ud = opt.mode == UD_SEND_BW;
+	struct vrdma_cq_req wc[POLL_BURST];
+	uint64_t posted = 0, hz = rte_get_timer_hz(), last_progress, progress = 0;
+	uint64_t pongs = 0, next_recv = 0;
+	int n, i;
+
+	if (lat)
+		next_recv = post_recvs(a, 0, opt.rx_depth);
+	last_progress = rte_get_timer_cycles();
+	a->t_first = last_progress;
+	while (!failed && !app_stop) {
+		uint64_t now = rte_get_timer_cycles();
+		uint64_t finished = lat ? pongs : a->done;
+
+		if (finished >= opt.iters)
+			break;
+		if (finished + __atomic_load_n(&b->done, __ATOMIC_ACQUIRE) != progress) {
+			progress = finished + b->done;
+			last_progress = now;
+		} else if (now - last_progress > STALL_SECS * hz) {
+			fprintf(stderr, "vrdma-perf: no progress for %u s: A %" PRIu64
+				" complete, B %" PRIu64 " received\n", STALL_SECS, a->done,
+				b->done);
+			failed = true;
+			break;
+		}
+		if (lat ? posted == pongs && posted < opt.iters :
+		    posted < opt.iters && posted < a->done + opt.tx_depth) {
+			uint64_t room = lat ? 1 : RTE_MIN(opt.iters - posted,
+							  a->done + opt.tx_depth - posted);
+
+			if (ud || (opt.mode == WRITE_BW && opt.verify)) {
+				uint64_t got = __atomic_load_n(&b->done, __ATOMIC_ACQUIRE);
+				uint64_t win = got + (ud ? opt.rx_depth / 2 : b->slots);
+
+				room = posted < win ? RTE_MIN(room, win - posted) : 0;
+			}
+			if (room > 0)
+				posted += post_requests(a, b, posted, (unsigned int)room, lat);
+		}
+		n = vuf_rdma_poll_cq(a->d, a->cqn, wc, POLL_BURST);
+		if (n < 0) {
+			failed = true;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			uint64_t id = le64toh(wc[i].wr_id);
+
+			if (wc[i].status != ROCE_WC_SUCCESS) {
+				wc_failed(a, &wc[i]);
+				return -1;
+			}
+			if (wc[i].opcode == ROCE_WC_RECV) {
+				/* send_lat: B's pong */
+				pongs++;
+				if (opt.verify &&
+				    !msg_check(a->buf + (size_t)(id % a->slots) * a->slot,
+					       pongs - 1, opt.size)) {
+					fprintf(stderr, "vrdma-perf: A: pong %" PRIu64
+						" has wrong data\n", pongs - 1);
+					failed = true;
+					return -1;
+				}
+				next_recv += post_recvs(a, next_recv, 1);
+				continue;
+			}
+			/* B's slot k holds message k: every READ this completes brought it */
+			for (; opt.verify && opt.mode == READ_BW && a->done <= id; a->done++) {
+				uint32_t slot = (uint32_t)(a->done % a->slots);
+
+				if (!msg_check(a->buf + (size_t)slot * a->slot, slot, opt.size)) {
+					fprintf(stderr, "vrdma-perf: A: READ %" PRIu64
+						" brought wrong data\n", a->done);
+					failed = true;
+					return -1;
+				}
+			}
+			a->done = id + 1;
+		}
+	}
+	a->t_last = rte_get_timer_cycles();
+	return failed ? -1 : 0;
+}
+
+static void
+report(const struct side *a, const struct side *b)
+{
+	double hz = (double)rte_get_timer_hz();
+	double secs = (double)(a->t_last - a->t_first) / hz;
+	uint64_t msgs = opt.iters;
+
+	if (secs <= 0)
+		secs = 1e-9;
+	printf("vrdma-perf %s: %u bytes x %" PRIu64 ", tx-depth %u, rx-depth %u%s\n",
+	       mode_names[opt.mode], opt.size, opt.iters, opt.tx_depth, opt.rx_depth,
+	       opt.verify ? ", verified" : "");
+	if (opt.mode == SEND_LAT) {
+		printf("  round trips %" PRIu64 " in %.3f s: %.2f us per round trip, "
+		       "%.2f us one way\n", msgs, secs, 1e6 * secs / (double)msgs,
+		       0.5e6 * secs / (double)msgs);
+	} else {
+		printf("  %" PRIu64 " messages in %.3f s: %.3f M msg/s, %.3f Gb/s\n", msgs, secs,
+		       (double)msgs / secs / 1e6, (double)msgs * opt.size * 8 / secs / 1e9);
+	}
+	printf("  A: %" PRIu64 " complete, B: %" PRIu64 " received, errors %" PRIu64 "\n",
+	       a->done, b->done, a->errors + b->errors);
+}
+
+int
+main(int argc, char **argv)
+{
+	unsigned int lc;
+	uint32_t mtu_bytes, k;
+	uint8_t mtu;
+	int ret, status = EXIT_FAIL;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "vrdma-perf: EAL initialisation failed: %s\n",
+			rte_strerror(rte_errno));
+		return EXIT_FAIL;
+	}
+	argc -= ret;
+	argv += ret;
+	if (parse_args(argc, argv) != 0) {
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	lc = rte_get_next_lcore(-1, 1, 0);
+	if (lc >= RTE_MAX_LCORE) {
+		fprintf(stderr, "vrdma-perf: B needs a worker lcore: give EAL two, e.g. -l 0-1\n");
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	app_stop_on_signals();
+	if (side_open(&sa, opt.sock[0], 1) != 0 || side_open(&sb, opt.sock[1], 2) != 0)
+		goto out;
+	mtu = path_mtu(&mtu_bytes);
+	if (opt.mode == UD_SEND_BW && opt.size > mtu_bytes) {
+		fprintf(stderr, "vrdma-perf: --size %u: a UD message fits one packet of the "
+			"path MTU, %u here\n", opt.size, mtu_bytes);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (opt.mode == UD_SEND_BW ? ud_connect(&sa, &sb) != 0 || ud_connect(&sb, &sa) != 0 :
+	    rc_connect(&sa, &sb, mtu) != 0 || rc_connect(&sb, &sa, mtu) != 0)
+		goto out;
+	/* READ: B's slot k holds message k, for A to fetch and check */
+	if (opt.mode == READ_BW)
+		for (k = 0; k < sb.slots; k++)
+			msg_fill(sb.buf + (size_t)k * sb.slot, k, opt.size);
+	printf("A: QP %u on %s, B: QP %u on %s, path MTU %u\n", sa.qpn, opt.sock[0], sb.qpn,
+	       opt.sock[1], mtu_bytes);
+	fflush(stdout);
+	if (rte_eal_remote_launch(responder, &sb, lc) != 0) {
+		fprintf(stderr, "vrdma-perf: cannot launch B on lcore %u\n", lc);
+		goto out;
+	}
+	ret = requester(&sa, &sb);
+	if (ret != 0)
+		failed = true;
+	rte_eal_wait_lcore(lc);
+	if (!failed && !app_stop) {
+		report(&sa, &sb);
+		status = 0;
+	} else if (app_stop) {
+		fprintf(stderr, "vrdma-perf: interrupted\n");
+	}
+out:
+	if (sa.d != NULL && sa.qpn != 0)
+		vuf_rdma_destroy_qp(sa.d, sa.qpn);
+	if (sb.d != NULL && sb.qpn != 0)
+		vuf_rdma_destroy_qp(sb.d, sb.qpn);
+	vuf_rdma_close(sa.d);
+	vuf_rdma_close(sb.d);
+	rte_eal_cleanup();
+	return status;
+}
