@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# RoCE through vhost-user-rdma, driven from the guest side by vrdma-perf
+# (lib/vufront's driver), every message's bytes and order checked:
+#
+#  1. one backend serving two devices (a net_null wire that receives
+#     nothing): RC SEND, WRITE (with immediate), READ of 64 B and 10000 B
+#     (10 packets of 1024), UD SEND, SEND latency; each run a new
+#     connection to the same sockets; the backend's switch delivers every
+#     RoCE frame to the other device's engine and nothing to the wire;
+#  2. two backends, one device each, joined by a net_memif wire: RC SEND,
+#     READ and UD SEND cross a real ethdev;
+#
+# then every backend stops on SIGINT with every mbuf back, and bad
+# vrdma-perf command lines exit 2 saying why.
+#
+# Usage: test_vrdma_roce.sh SRC_DIR BUILD_DIR [SANITIZE]
+set -uo pipefail
+src=$1
+build=$2
+. "$src/tests/system/lib.sh"
+
+backend=$build/app/vhost-user-rdma/vhost-user-rdma
+perf=$build/app/vrdma-perf/vrdma-perf
+prefix=omniplane-vroce-$$
+eal=(--no-huge --no-pci --no-telemetry --log-level=lib.eal:warning
+     --log-level=pmd.net.memif:error --log-level=lib.vhost.config:warning)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	rm -rf "$work" /var/run/dpdk/"$prefix"-*
+}
+trap cleanup EXIT
+
+wait_log() { # FILE REGEX SECONDS
+	local i
+	for i in $(seq $((10 * $3))); do
+		grep -Eq "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+stop() { # PID SECONDS: SIGINT, wait; its exit status (124: it hung)
+	local i
+	kill -INT "$1" 2>/dev/null
+	for i in $(seq $((10 * $2))); do
+		kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"
+	return 124
+}
+sw_ctr() { grep '^switch:' "$1" | tail -1 | grep -o " $2=[0-9]*" | cut -d= -f2; }
+dev_ctr() { # LOG DEVICE NAME (absent counters are 0)
+	local v
+	v=$(grep "^device $2 " "$1" | tail -1 | grep -o " $3=[0-9]*" | cut -d= -f2)
+	echo "${v:-0}"
+}
+# backend NAME ARGS...: start one in the background, wait until it serves
+backend() {
+	local name=$1
+	shift
+	timeout 600 "$backend" -l 0-1 "${eal[@]}" -m 256 --file-prefix "$prefix-$name" "$@" \
+		--idle-sleep 10 > "$work/$name.log" 2>&1 &
+	pids+=($!)
+	eval "pid_$name=$!"
+	wait_log "$work/$name.log" '^serving [0-9]+ device' 30 ||
+		fail "backend $name starts" "$(tail -5 "$work/$name.log")"
+}
+runs=0
+perf_run() { # NAME ARGS...: vrdma-perf, verified; passes if it exits 0 with no error
+	local name=$1 out rc
+	shift
+	runs=$((runs + 1))
+	out=$(timeout 120 "$perf" -l 0-1 "${eal[@]}" -m 256 --file-prefix "$prefix-p$runs" \
+		-- "$@" --verify 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] && echo "$out" | grep -q "errors 0$"; then
+		pass "$name: every message verified"
+		echo "$out" | grep -E 'msg/s|round trip' | sed 's/^ */#   /'
+	else
+		fail "$name: every message verified" "rc=$rc
+$(echo "$out" | grep -v '^EAL' | tail -6)"
+	fi
+}
+
+# --- 1. one backend, two devices
+backend one --vdev net_null0,no-rx=1 -- -s "$work/a.sock" -s "$work/b.sock"
+ab=(-a "$work/a.sock" -b "$work/b.sock")
+perf_run "RC SEND 64 B x 20000" "${ab[@]}" --mode send_bw --iters 20000
+perf_run "RC SEND 10000 B x 2000" "${ab[@]}" --mode send_bw --size 10000 --iters 2000
+perf_run "RC WRITE with immediate 64 B x 20000" "${ab[@]}" --mode write_bw --iters 20000
+perf_run "RC WRITE with immediate 10000 B x 2000" "${ab[@]}" --mode write_bw --size 10000 \
+	--iters 2000
+perf_run "RC READ 64 B x 20000" "${ab[@]}" --mode read_bw --iters 20000
+perf_run "RC READ 10000 B x 2000" "${ab[@]}" --mode read_bw --size 10000 --iters 2000
+perf_run "UD SEND 1024 B x 5000" "${ab[@]}" --mode ud_send_bw --size 1024 --iters 5000
+perf_run "RC SEND latency 64 B x 1000" "${ab[@]}" --mode send_lat --iters 1000
+stop "$pid_one" 30
+expect_eq "backend one exits 0 on SIGINT" 0 $?
+log=$work/one.log
+if grep -Eq '^mbufs: ([0-9]+) of \1 in the pool$' "$log"; then
+	pass "backend one: every mbuf back in the pool after $runs connections"
+else
+	fail "backend one: every mbuf back in the pool" "$(tail -5 "$log")"
+fi
+expect_eq "switch: RoCE frames stay between the devices (none to the wire, none lost)" \
+	"0 0 0 0" "$(sw_ctr "$log" to_wire) $(sw_ctr "$log" to_guest) \
+$(sw_ctr "$log" drop_ring_full) $(sw_ctr "$log" drop_unknown)"
+to_roce=$(sw_ctr "$log" to_roce)
+expect_eq "switch: every frame the devices sent went to the other's engine" \
+	"$(sw_ctr "$log" dev_tx)" "$to_roce"
+expect_eq "each device saw every connection and reset its RDMA state after each" \
+	"$runs $runs $runs $runs" "$(dev_ctr "$log" 0 connections) $(dev_ctr "$log" 1 connections) \
+$(dev_ctr "$log" 0 rdma_resets) $(dev_ctr "$log" 1 rdma_resets)"
+expect_eq "no request refused, no bad chain on either device" "0 0 0 0" \
+	"$(dev_ctr "$log" 0 wr_refused) $(dev_ctr "$log" 1 wr_refused) \
+$(dev_ctr "$log" 0 wq_bad_chain) $(dev_ctr "$log" 1 wq_bad_chain)"
+
+# --- 2. two backends joined by a memif wire
+runs_before=$runs
+backend wa --vdev "net_memif0,role=server,socket=$work/wire.sock" -- -s "$work/wa.sock"
+backend wb --vdev "net_memif0,role=client,socket=$work/wire.sock" -- -s "$work/wb.sock" \
+	--mac 02:56:52:44:4d:10
+wab=(-a "$work/wa.sock" -b "$work/wb.sock")
+perf_run "over a memif wire: RC SEND 4000 B x 2000" "${wab[@]}" --mode send_bw --size 4000 \
+	--iters 2000
+perf_run "over a memif wire: RC READ 4000 B x 2000" "${wab[@]}" --mode read_bw --size 4000 \
+	--iters 2000
+perf_run "over a memif wire: UD SEND 512 B x 2000" "${wab[@]}" --mode ud_send_bw --size 512 \
+	--iters 2000
+stop "$pid_wa" 30
+rc_a=$?
+stop "$pid_wb" 30
+rc_b=$?
+expect_eq "both wire backends exit 0 on SIGINT" "0 0" "$rc_a $rc_b"
+for b in wa wb; do
+	if grep -Eq '^mbufs: ([0-9]+) of \1 in the pool$' "$work/$b.log"; then
+		pass "backend $b: every mbuf back in the pool"
+	else
+		fail "backend $b: every mbuf back in the pool" "$(tail -5 "$work/$b.log")"
+	fi
+done
+wa_tx=$(sw_ctr "$work/wa.log" wire_tx)
+wb_rx=$(sw_ctr "$work/wb.log" wire_rx)
+if [ "${wa_tx:-0}" -gt 4000 ] && [ "$wa_tx" = "$wb_rx" ] &&
+   [ "$(sw_ctr "$work/wb.log" wire_tx)" = "$(sw_ctr "$work/wa.log" wire_rx)" ]; then
+	pass "the RoCE frames crossed the wire: each backend received what the other sent ($wa_tx A->B)"
+else
+	fail "the RoCE frames crossed the wire" "$(grep '^switch' "$work/wa.log" | tail -1)
+$(grep '^switch' "$work/wb.log" | tail -1)"
+fi
+expect_eq "wire frames all went to the device's engine" \
+	"$(sw_ctr "$work/wb.log" wire_rx)" "$(sw_ctr "$work/wb.log" to_roce)"
+
+# --- 3. bad vrdma-perf command lines: exit 2, one line saying why
+bad() { # NAME WANT-REGEX ARGS...
+	local name=$1 want=$2 out rc
+	shift 2
+	out=$(timeout 60 "$perf" -l 0-1 "${eal[@]}" -m 64 --file-prefix "$prefix-bad" -- "$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 2 ] && echo "$out" | grep -Eq -- "$want"; then
+		pass "vrdma-perf bad command line: $name: exit 2, says why"
+	else
+		fail "vrdma-perf bad command line: $name: exit 2, says why" "rc=$rc
+$(echo "$out" | tail -3)"
+	fi
+}
+bad "one socket" "give both devices' sockets" -a "$work/a.sock"
+bad "unknown mode" "--mode 'atomic_bw'" -a x -b y --mode atomic_bw
+bad "tx-depth 0" "--tx-depth '0': expected 1\.\." -a x -b y --tx-depth 0
+bad "size 2M" "--size '2097152': expected 1\.\." -a x -b y --size 2097152
+
+finish
