@@ -113,6 +113,10 @@ else
 	fail "virtio-user connects: the device serves its rings" \
 		"$(tail -5 "$work/b.log"; tail -5 "$work/g.log")"
 fi
+# testpmd drains its rx queues before it forwards, uncounted: the wire
+# starts once it forwards (its periodic statistics begin then)
+wait_log "$work/g.log" 'Port statistics' 60 ||
+	fail "testpmd starts forwarding" "$(tail -5 "$work/g.log")"
 
 timeout 300 "$fwd" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-w" \
 	--vdev "net_memif0,role=client,socket=$work/wire.sock" \
