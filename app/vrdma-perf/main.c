@@ -15,6 +15,7 @@
 
 #include <endian.h>
 #include <errno.h>
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -26,55 +27,19 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
 #include "app_args.h"
 #include "app_signal.h"
-#include "roce.h"
-#include "vuf_rdma.h"
 
-#define EXIT_FAIL 1
-#define EXIT_USAGE 2
+#include "vperf.h"
 
-#define GPA_BASE 0x40000000ull
-#define SIGNAL 16          /* bw modes: every SIGNAL-th request is signaled */
-#define POLL_BURST 32
-#define PSN 100
-#define QKEY 0x11111111u
-#define GRH_LEN 40
-#define STALL_SECS 5
-#define MAX_DEPTH 1024
-
-enum mode { SEND_BW, WRITE_BW, READ_BW, SEND_LAT, UD_SEND_BW };
+struct vperf_opt opt = { .roce_bit = 55, .ctrl_class = 6 };
 static const char *const mode_names[] = { "send_bw", "write_bw", "read_bw", "send_lat",
 					   "ud_send_bw" };
-
-static struct {
-	const char *sock[2];
-	enum mode mode;
-	uint32_t size;
-	uint64_t iters;
-	uint32_t tx_depth, rx_depth;
-	bool verify;
-	unsigned int roce_bit, ctrl_class;
-} opt = { .roce_bit = 55, .ctrl_class = 6 };
-
-/* One side: a device and what the tool made on it. */
-struct side {
-	const char *name;
-	struct vuf_rdma *d;
-	uint8_t mac[6];
-	uint16_t mtu;
-	uint8_t gid[16];
-	uint32_t pdn, cqn, qpn, lkey, rkey, ahn;
-	uint8_t *buf;        /* slots x slot bytes of guest memory */
-	uint32_t slots, slot;
-	/* progress, read by the other side's lcore */
-	uint64_t done;       /* A: requests known complete; B: messages received */
-	uint64_t errors;     /* failed completions and data mismatches */
-	uint64_t t_first, t_last; /* TSC of the first and last completion */
-};
 
 static struct side sa = { .name = "A" }, sb = { .name = "B" };
 static volatile bool failed;
@@ -99,6 +64,14 @@ usage(FILE *f, const char *prog)
 		"                    writes with immediate, so B sees each message)\n"
 		"  --roce-bit N      the devices' RoCE feature bit (default 55)\n"
 		"  --ctrl-class N    their RoCE control class (default 6)\n"
+		"interoperability, one device as the server of ibv_rc_pingpong or\n"
+		"ibv_ud_pingpong (their out-of-band exchange over TCP):\n"
+		"  --pingpong rc|ud  serve one client, --iters exchanges of --size bytes\n"
+		"                    (defaults as theirs: 1000, 4096 rc, 2048 ud; rx-depth 500)\n"
+		"  --listen PORT     TCP port of the exchange (theirs: 18515)\n"
+		"  --gid-ip ADDR     our IPv4 address: GID ::ffff:ADDR\n"
+		"  --peer-mac MAC    the client's Ethernet address\n"
+		"  --accept-timeout S  wait S seconds for the client (default 300)\n"
 		"Exit status: 0 when every completion succeeded (and the data checked out),\n"
 		"1 on a failure or a stall of %u s, 2 for a bad command line.\n",
 		prog, MAX_DEPTH, MAX_DEPTH, STALL_SECS);
@@ -115,6 +88,32 @@ num_opt(const char *name, const char *val, unsigned long min, unsigned long max,
 	return true;
 }
 
+/* --pingpong: one device, the exchange's port, our address, the peer's MAC. */
+static int
+pingpong_args(void)
+{
+	if (opt.sock[0] == NULL || opt.sock[1] != NULL || opt.listen_port == 0 ||
+	    opt.gid_ip == 0 || !opt.peer_mac_set) {
+		fprintf(stderr, "vrdma-perf: --pingpong needs -a SOCKET, --listen PORT, "
+			"--gid-ip ADDRESS and --peer-mac MAC (and no -b)\n");
+		return -1;
+	}
+	/* as ibv_rc_pingpong and ibv_ud_pingpong default */
+	if (opt.size == 0)
+		opt.size = opt.mode == PINGPONG_RC ? 4096 : 2048;
+	if (opt.iters == 0)
+		opt.iters = 1000;
+	if (opt.rx_depth == 0)
+		opt.rx_depth = 500;
+	/* a slot per receive and one to send from */
+	opt.tx_depth = RTE_MIN(opt.rx_depth + 1, (uint32_t)MAX_DEPTH);
+	if (opt.rx_depth >= MAX_DEPTH)
+		opt.rx_depth = MAX_DEPTH - 1;
+	if (opt.accept_secs == 0)
+		opt.accept_secs = 300;
+	return 0;
+}
+
 static int
 parse_args(int argc, char **argv)
 {
@@ -127,6 +126,11 @@ parse_args(int argc, char **argv)
 		{ "verify", no_argument, NULL, 'v' },
 		{ "roce-bit", required_argument, NULL, 'R' },
 		{ "ctrl-class", required_argument, NULL, 'C' },
+		{ "pingpong", required_argument, NULL, 'P' },
+		{ "listen", required_argument, NULL, 'L' },
+		{ "gid-ip", required_argument, NULL, 'G' },
+		{ "peer-mac", required_argument, NULL, 'M' },
+		{ "accept-timeout", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -187,6 +191,48 @@ parse_args(int argc, char **argv)
 				return -1;
 			opt.ctrl_class = (unsigned int)v;
 			break;
+		case 'P':
+			if (strcmp(optarg, "rc") != 0 && strcmp(optarg, "ud") != 0) {
+				fprintf(stderr, "vrdma-perf: --pingpong '%s': expected rc or ud\n",
+					optarg);
+				return -1;
+			}
+			opt.mode = optarg[0] == 'r' ? PINGPONG_RC : PINGPONG_UD;
+			break;
+		case 'L':
+			if (!num_opt("listen", optarg, 1, 65535, &v))
+				return -1;
+			opt.listen_port = (uint16_t)v;
+			break;
+		case 'G': {
+			struct in_addr a;
+
+			if (inet_pton(AF_INET, optarg, &a) != 1) {
+				fprintf(stderr, "vrdma-perf: --gid-ip '%s': expected an IPv4 "
+					"address\n", optarg);
+				return -1;
+			}
+			opt.gid_ip = ntohl(a.s_addr);
+			break;
+		}
+		case 'M': {
+			struct rte_ether_addr m;
+
+			if (rte_ether_unformat_addr(optarg, &m) != 0 ||
+			    !rte_is_unicast_ether_addr(&m)) {
+				fprintf(stderr, "vrdma-perf: --peer-mac '%s': expected a unicast "
+					"MAC\n", optarg);
+				return -1;
+			}
+			memcpy(opt.peer_mac, m.addr_bytes, 6);
+			opt.peer_mac_set = true;
+			break;
+		}
+		case 'T':
+			if (!num_opt("accept-timeout", optarg, 1, 86400, &v))
+				return -1;
+			opt.accept_secs = (unsigned int)v;
+			break;
 		case 'h':
 			usage(stdout, argv[0]);
 			exit(0);
@@ -199,6 +245,8 @@ parse_args(int argc, char **argv)
 		fprintf(stderr, "vrdma-perf: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
+	if (opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD)
+		return pingpong_args();
 	if (opt.sock[0] == NULL || opt.sock[1] == NULL) {
 		fprintf(stderr, "vrdma-perf: give both devices' sockets: -a SOCKET -b SOCKET\n");
 		return -1;
@@ -239,17 +287,17 @@ msg_check(const uint8_t *p, uint64_t seq, uint32_t len)
 
 /* ---------------- set-up ---------------- */
 
-static int
-fail_setup(const struct side *s, const char *what, int rc)
+int
+side_fail(const struct side *s, const char *what, int rc)
 {
 	fprintf(stderr, "vrdma-perf: device %s: %s: %s\n", s->name, what, strerror(-rc));
 	return -1;
 }
 
-static int
-side_open(struct side *s, const char *path, uint8_t ip_last)
+int
+side_open(struct side *s, const char *path, uint32_t ipv4)
 {
-	bool ud = opt.mode == UD_SEND_BW;
+	bool ud = vperf_ud();
 	/* room for every slot, the rings and the requests the driver builds */
 	size_t need = (size_t)RTE_MAX(opt.tx_depth, opt.rx_depth) * (opt.size + GRH_LEN + 64);
 	struct vuf_rdma_conf vc = {
@@ -272,19 +320,21 @@ side_open(struct side *s, const char *path, uint8_t ip_last)
 		return -1;
 	}
 	vuf_rdma_addr(s->d, s->mac, &s->mtu);
-	/* an IPv4-mapped GID, 10.0.0.x: the address a guest's IP stack would give */
+	/* an IPv4-mapped GID: the one a guest's IP stack would give */
 	s->gid[10] = s->gid[11] = 0xff;
-	s->gid[12] = 10;
-	s->gid[15] = ip_last;
+	s->gid[12] = (uint8_t)(ipv4 >> 24);
+	s->gid[13] = (uint8_t)(ipv4 >> 16);
+	s->gid[14] = (uint8_t)(ipv4 >> 8);
+	s->gid[15] = (uint8_t)ipv4;
 	memcpy(g.gid, s->gid, sizeof(g.gid));
 	rc = vuf_rdma_cmd(s->d, VRDMA_CMD_ADD_GID, &g, sizeof(g), NULL, 0);
 	if (rc != 0)
-		return fail_setup(s, "ADD_GID", rc);
+		return side_fail(s, "ADD_GID", rc);
 	s->slots = RTE_MAX(opt.tx_depth, opt.rx_depth);
 	s->slot = RTE_ALIGN_CEIL(opt.size + (ud ? GRH_LEN : 0), 64);
 	s->buf = vuf_mem_alloc(vuf_rdma_mem(s->d), (size_t)s->slots * s->slot, 4096);
 	if (s->buf == NULL)
-		return fail_setup(s, "buffers", -ENOMEM);
+		return side_fail(s, "buffers", -ENOMEM);
 	rc = vuf_rdma_create_pd(s->d, &s->pdn);
 	if (rc == 0)
 		rc = vuf_rdma_create_cq(s->d, 2 * MAX_DEPTH, &s->cqn);
@@ -293,12 +343,12 @@ side_open(struct side *s, const char *path, uint8_t ip_last)
 				     ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
 				     ROCE_ACCESS_REMOTE_READ, &s->lkey, &s->rkey);
 	if (rc != 0)
-		return fail_setup(s, "PD, CQ or MR", rc);
+		return side_fail(s, "PD, CQ or MR", rc);
 	q.pdn = htole32(s->pdn);
 	q.send_cqn = q.recv_cqn = htole32(s->cqn);
 	rc = vuf_rdma_create_qp(s->d, &q, &s->qpn);
 	if (rc != 0)
-		return fail_setup(s, "CREATE_QP", rc);
+		return side_fail(s, "CREATE_QP", rc);
 	return 0;
 }
 
@@ -311,14 +361,14 @@ modify(struct side *s, uint8_t state, uint32_t mask, struct vrdma_cmd_modify_qp 
 	m->qp_state = state;
 	m->attr_mask = htole32(mask | ROCE_QP_STATE);
 	rc = vuf_rdma_modify_qp(s->d, m);
-	return rc == 0 ? 0 : fail_setup(s, "MODIFY_QP", rc);
+	return rc == 0 ? 0 : side_fail(s, "MODIFY_QP", rc);
 }
 
-/* The largest IB MTU both devices' Ethernet MTUs carry (RoCE needs 80 bytes more). */
-static uint8_t
-path_mtu(uint32_t *bytes)
+/* The largest IB MTU an Ethernet MTU carries (RoCE needs 80 bytes more). */
+uint8_t
+path_mtu(uint16_t eth_mtu, uint32_t *bytes)
 {
-	uint32_t room = RTE_MIN(sa.mtu, sb.mtu) - 80u, b = 4096;
+	uint32_t room = eth_mtu - 80u, b = 4096;
 	uint8_t code = ROCE_MTU_4096;
 
 	while (b > room && code > ROCE_MTU_256) {
@@ -329,8 +379,8 @@ path_mtu(uint32_t *bytes)
 	return code;
 }
 
-static int
-rc_connect(struct side *s, const struct side *peer, uint8_t mtu)
+int
+rc_connect(struct side *s, const struct vperf_peer *peer, uint8_t mtu)
 {
 	struct vrdma_cmd_modify_qp m;
 
@@ -344,7 +394,7 @@ rc_connect(struct side *s, const struct side *peer, uint8_t mtu)
 	m.max_dest_rd_atomic = 16;
 	m.min_rnr_timer = 1;
 	m.a.dest_qp_num = htole32(peer->qpn);
-	m.a.rq_psn = htole32(PSN);
+	m.a.rq_psn = htole32(peer->psn);
 	memcpy(m.a.ah_attr.grh.dgid, peer->gid, 16);
 	m.a.ah_attr.grh.hop_limit = 64;
 	memcpy(m.a.ah_attr.dmac, peer->mac, 6);
@@ -356,13 +406,13 @@ rc_connect(struct side *s, const struct side *peer, uint8_t mtu)
 	m.retry_cnt = 7;
 	m.rnr_retry = 7;
 	m.max_rd_atomic = 16;
-	m.a.sq_psn = htole32(PSN);
+	m.a.sq_psn = htole32(s->psn);
 	return modify(s, ROCE_QPS_RTS, ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
 		      ROCE_QP_SQ_PSN | ROCE_QP_MAX_QP_RD_ATOMIC, &m);
 }
 
-static int
-ud_connect(struct side *s, const struct side *peer)
+int
+ud_connect(struct side *s, const struct vperf_peer *peer)
 {
 	struct vrdma_cmd_create_ah ah = { .pdn = htole32(s->pdn) };
 	struct vrdma_ack_handle h;
@@ -377,7 +427,7 @@ ud_connect(struct side *s, const struct side *peer)
 	if (modify(s, ROCE_QPS_RTR, 0, &m) != 0)
 		return -1;
 	memset(&m, 0, sizeof(m));
-	m.a.sq_psn = htole32(PSN);
+	m.a.sq_psn = htole32(s->psn);
 	if (modify(s, ROCE_QPS_RTS, ROCE_QP_SQ_PSN, &m) != 0)
 		return -1;
 	memcpy(ah.ah_attr.grh.dgid, peer->gid, 16);
@@ -385,15 +435,25 @@ ud_connect(struct side *s, const struct side *peer)
 	memcpy(ah.ah_attr.dmac, peer->mac, 6);
 	rc = vuf_rdma_cmd(s->d, VRDMA_CMD_CREATE_AH, &ah, sizeof(ah), &h, sizeof(h));
 	if (rc != 0)
-		return fail_setup(s, "CREATE_AH", rc);
+		return side_fail(s, "CREATE_AH", rc);
 	s->ahn = le32toh(h.handle);
 	return 0;
 }
 
+static struct vperf_peer
+peer_of(const struct side *s)
+{
+	struct vperf_peer p = { .qpn = s->qpn, .psn = s->psn };
+
+	memcpy(p.gid, s->gid, sizeof(p.gid));
+	memcpy(p.mac, s->mac, sizeof(p.mac));
+	return p;
+}
+
 /* ---------------- the data path ---------------- */
 
-static struct vrdma_sge
-sge(const struct side *s, uint32_t slot, uint32_t len)
+struct vrdma_sge
+side_sge(const struct side *s, uint32_t slot, uint32_t len)
 {
 	struct vrdma_sge g = {
 		.addr = htole64(vuf_rdma_gpa(s->d, s->buf + (size_t)slot * s->slot)),
@@ -408,14 +468,14 @@ sge(const struct side *s, uint32_t slot, uint32_t len)
 static unsigned int
 post_recvs(struct side *s, uint64_t first, unsigned int n)
 {
-	uint32_t len = opt.size + (opt.mode == UD_SEND_BW ? GRH_LEN : 0);
+	uint32_t len = opt.size + (vperf_ud() ? GRH_LEN : 0);
 	struct vrdma_sge g[MAX_DEPTH];
 	uint64_t ids[MAX_DEPTH];
 	unsigned int i, done = 0;
 
 	for (i = 0; i < n; i++) {
 		ids[i] = first + i;
-		g[i] = sge(s, (uint32_t)(ids[i] % s->slots), len);
+		g[i] = side_sge(s, (uint32_t)(ids[i] % s->slots), len);
 	}
 	vuf_rdma_post_recv_list(s->d, s->qpn, ids, g, 1, n, &done);
 	return done;
@@ -474,7 +534,7 @@ post_requests(struct side *a, const struct side *b, uint64_t first, unsigned int
 			memset(a->buf + (size_t)slot * a->slot, 0, opt.size);
 		else if (opt.verify)
 			msg_fill(a->buf + (size_t)slot * a->slot, seq, opt.size);
-		g[i] = sge(a, slot, opt.size);
+		g[i] = side_sge(a, slot, opt.size);
 		rp[i] = &r[i];
 		gp[i] = &g[i];
 	}
@@ -683,6 +743,7 @@ report(const struct side *a, const struct side *b)
 int
 main(int argc, char **argv)
 {
+	struct vperf_peer pa, pb;
 	unsigned int lc;
 	uint32_t mtu_bytes, k;
 	uint8_t mtu;
@@ -700,6 +761,12 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return EXIT_USAGE;
 	}
+	if (opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD) {
+		app_stop_on_signals();
+		status = pingpong_run();
+		rte_eal_cleanup();
+		return status;
+	}
 	lc = rte_get_next_lcore(-1, 1, 0);
 	if (lc >= RTE_MAX_LCORE) {
 		fprintf(stderr, "vrdma-perf: B needs a worker lcore: give EAL two, e.g. -l 0-1\n");
@@ -707,17 +774,21 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	app_stop_on_signals();
-	if (side_open(&sa, opt.sock[0], 1) != 0 || side_open(&sb, opt.sock[1], 2) != 0)
+	if (side_open(&sa, opt.sock[0], RTE_IPV4(10, 0, 0, 1)) != 0 ||
+	    side_open(&sb, opt.sock[1], RTE_IPV4(10, 0, 0, 2)) != 0)
 		goto out;
-	mtu = path_mtu(&mtu_bytes);
+	sa.psn = sb.psn = PSN;
+	pa = peer_of(&sa);
+	pb = peer_of(&sb);
+	mtu = path_mtu(RTE_MIN(sa.mtu, sb.mtu), &mtu_bytes);
 	if (opt.mode == UD_SEND_BW && opt.size > mtu_bytes) {
 		fprintf(stderr, "vrdma-perf: --size %u: a UD message fits one packet of the "
 			"path MTU, %u here\n", opt.size, mtu_bytes);
 		status = EXIT_USAGE;
 		goto out;
 	}
-	if (opt.mode == UD_SEND_BW ? ud_connect(&sa, &sb) != 0 || ud_connect(&sb, &sa) != 0 :
-	    rc_connect(&sa, &sb, mtu) != 0 || rc_connect(&sb, &sa, mtu) != 0)
+	if (opt.mode == UD_SEND_BW ? ud_connect(&sa, &pb) != 0 || ud_connect(&sb, &pa) != 0 :
+	    rc_connect(&sa, &pb, mtu) != 0 || rc_connect(&sb, &pa, mtu) != 0)
 		goto out;
 	/* READ: B's slot k holds message k, for A to fetch and check */
 	if (opt.mode == READ_BW)

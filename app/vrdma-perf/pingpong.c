@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/*
+ * Interoperability: one device of ours as the server of rdma-core's
+ * ibv_rc_pingpong / ibv_ud_pingpong, so a real RoCE stack (rxe in a guest)
+ * is the other end.
+ *
+ * The out-of-band exchange is theirs: the client connects over TCP and
+ * sends "LID:QPN:PSN:GID" ("%04x:%06x:%06x:" and the GID's 16 bytes as 32
+ * hex digits, with its NUL: 52 bytes); the server connects its QP, answers
+ * with its own, and reads the client's "done". Then the client sends first
+ * and each side answers every message it receives with one of its own,
+ * --iters times. Both fill their buffers with 0x7b; the server checks
+ * every message it receives is that, of the size agreed.
+ */
+
+#include <endian.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_random.h>
+
+#include "app_signal.h"
+#include "vperf.h"
+
+#define MSG_LEN 52            /* sizeof "0000:000000:000000:" + 32 hex digits */
+#define FILL 0x7b             /* the pingpong examples' buffer contents */
+#define SEND_ID (1ull << 62)  /* wr_id of our sends; receives use their slot */
+
+static struct side srv = { .name = "server" };
+
+/* Read exactly @p len bytes (or until EOF). @return bytes read, -1 on error. */
+static ssize_t
+read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+/* Wait for one client on the port. @return its socket, or -1. */
+static int
+accept_client(void)
+{
+	struct sockaddr_in a = {
+		.sin_family = AF_INET, .sin_port = htons(opt.listen_port),
+		.sin_addr = { .s_addr = htonl(INADDR_ANY) },
+	};
+	struct pollfd pfd = { .events = POLLIN };
+	unsigned int waited = 0;
+	int one = 1, fd, c = -1;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(fd, 1) != 0) {
+		fprintf(stderr, "vrdma-perf: TCP port %u: %s\n", opt.listen_port, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	printf("pingpong: waiting for a client on TCP port %u\n", opt.listen_port);
+	fflush(stdout);
+	pfd.fd = fd;
+	while (!app_stop && waited < opt.accept_secs) {
+		int n = poll(&pfd, 1, 1000);
+
+		if (n > 0) {
+			c = accept(fd, NULL, NULL);
+			break;
+		}
+		waited++;
+	}
+	close(fd);
+	if (c < 0)
+		fprintf(stderr, "vrdma-perf: no client connected within %u s\n", opt.accept_secs);
+	return c;
+}
+
+/* "LID:QPN:PSN:GID" into @p p. @return 0, or -1 if it is not that. */
+static int
+parse_dest(const char *msg, struct vperf_peer *p)
+{
+	unsigned int lid, qpn, psn, k, byte;
+	char hex[33];
+	int used = 0;
+
+	if (sscanf(msg, "%4x:%6x:%6x:%32[0-9a-fA-F]%n", &lid, &qpn, &psn, hex, &used) != 4 ||
+	    strlen(hex) != 32 || msg[used] != '\0')
+		return -1;
+	for (k = 0; k < 16; k++) {
+		if (sscanf(hex + 2 * k, "%2x", &byte) != 1)
+			return -1;
+		p->gid[k] = (uint8_t)byte;
+	}
+	p->qpn = qpn;
+	p->psn = psn;
+	return 0;
+}
+
+static int
+post_recv(uint32_t slot)
+{
+	uint32_t len = opt.size + (opt.mode == PINGPONG_UD ? 40 : 0);
+	struct vrdma_sge g = side_sge(&srv, slot, len);
+
+	return vuf_rdma_post_recv(srv.d, srv.qpn, slot, &g, 1);
+}
+
+static int
+post_send(const struct vperf_peer *peer, uint64_t n)
+{
+	struct vrdma_sq_req r;
+	struct vrdma_sge g = side_sge(&srv, srv.slots - 1, opt.size);
+
+	memset(&r, 0, sizeof(r));
+	r.wr_id = htole64(SEND_ID | n);
+	r.opcode = ROCE_WR_SEND;
+	r.send_flags = ROCE_SEND_SIGNALED;
+	r.num_sge = htole32(1);
+	if (opt.mode == PINGPONG_UD) {
+		r.ud.remote_qpn = htole32(peer->qpn);
+		r.ud.remote_qkey = htole32(0x11111111);
+		r.ud.ah = htole32(srv.ahn);
+	}
+	return vuf_rdma_post_send(srv.d, srv.qpn, &r, &g);
+}
+
+/*
+ * The exchange, server side: the client's destination, our QP connected
+ * to it, ours back, the client's "done". Receives are posted before the
+ * client can send.
+ */
+static int
+exchange(int c, struct vperf_peer *peer, uint8_t mtu)
+{
+	char msg[MSG_LEN], done[8];
+	unsigned int k;
+	int len;
+
+	if (read_full(c, msg, sizeof(msg)) != (ssize_t)sizeof(msg) || msg[MSG_LEN - 1] != '\0' ||
+	    parse_dest(msg, peer) != 0) {
+		fprintf(stderr, "vrdma-perf: the client's address is not LID:QPN:PSN:GID\n");
+		return -1;
+	}
+	memcpy(peer->mac, opt.peer_mac, sizeof(peer->mac));
+	printf("pingpong: client QPN 0x%06x PSN 0x%06x GID %.32s\n", peer->qpn, peer->psn,
+	       msg + 19);
+	if ((opt.mode == PINGPONG_UD ? ud_connect(&srv, peer) : rc_connect(&srv, peer, mtu)) != 0)
+		return -1;
+	/* slots 0..rx_depth-1 receive (the last slot sends) */
+	for (k = 0; k < opt.rx_depth; k++)
+		if (post_recv(k) != 0) {
+			fprintf(stderr, "vrdma-perf: cannot post receive %u\n", k);
+			return -1;
+		}
+	len = snprintf(msg, sizeof(msg), "%04x:%06x:%06x:", 0u, srv.qpn, srv.psn);
+	for (k = 0; k < 16; k++)
+		len += snprintf(msg + len, sizeof(msg) - (size_t)len, "%02x", srv.gid[k]);
+	if (write(c, msg, sizeof(msg)) != (ssize_t)sizeof(msg) ||
+	    read_full(c, done, sizeof("done")) != (ssize_t)sizeof("done") ||
+	    memcmp(done, "done", sizeof("done")) != 0) {
+		fprintf(stderr, "vrdma-perf: the exchange with the client failed\n");
+		return -1;
+	}
+	printf("pingpong: server QPN 0x%06x PSN 0x%06x, connected\n", srv.qpn, srv.psn);
+	return 0;
+}
+
+/* Every received byte is the client's fill. */
+static bool
+recv_ok(const struct vrdma_cq_req *wc)
+{
+	uint32_t off = opt.mode == PINGPONG_UD ? 40 : 0, k;
+	const uint8_t *p = srv.buf + (size_t)le64toh(wc->wr_id) * srv.slot + off;
+
+	if (le32toh(wc->byte_len) != opt.size + off)
+		return false;
+	for (k = 0; k < opt.size; k++)
+		if (p[k] != FILL)
+			return false;
+	return true;
+}
+
+/* Answer every message with one, --iters times; the client leads. */
+static int
+serve(const struct vperf_peer *peer)
+{
+	uint64_t rcnt = 0, scnt = 0, sent = 0, hz = rte_get_timer_hz(), t0 = 0, last;
+	struct vrdma_cq_req wc[32];
+	int n, i;
+
+	last = rte_get_timer_cycles();
+	while (!app_stop && (rcnt < opt.iters || scnt < opt.iters)) {
+		n = vuf_rdma_poll_cq(srv.d, srv.cqn, wc, RTE_DIM(wc));
+		if (n < 0)
+			return -1;
+		if (n > 0)
+			last = rte_get_timer_cycles();
+		else if (rte_get_timer_cycles() - last > 10 * hz) {
+			fprintf(stderr, "vrdma-perf: no progress for 10 s: %" PRIu64 " received, %"
+				PRIu64 " sent\n", rcnt, scnt);
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			if (wc[i].status != ROCE_WC_SUCCESS) {
+				fprintf(stderr, "vrdma-perf: completion failed: %s\n",
+					roce_wc_status_str((enum roce_wc_status)wc[i].status));
+				return -1;
+			}
+			if (le64toh(wc[i].wr_id) & SEND_ID) {
+				scnt++;
+				continue;
+			}
+			if (!recv_ok(&wc[i])) {
+				fprintf(stderr, "vrdma-perf: message %" PRIu64 " has a wrong length "
+					"(%u) or content\n", rcnt, le32toh(wc[i].byte_len));
+				return -1;
+			}
+			if (rcnt++ == 0)
+				t0 = rte_get_timer_cycles();
+			if (post_recv((uint32_t)le64toh(wc[i].wr_id)) != 0 ||
+			    (sent < opt.iters && post_send(peer, sent++) != 0)) {
+				fprintf(stderr, "vrdma-perf: cannot post\n");
+				return -1;
+			}
+		}
+	}
+	if (app_stop)
+		return -1;
+	printf("pingpong %s: %" PRIu64 " messages of %u bytes each way in %.3f s, "
+	       "every one received verified\n", opt.mode == PINGPONG_UD ? "ud" : "rc", rcnt,
+	       opt.size, (double)(rte_get_timer_cycles() - t0) / (double)hz);
+	return 0;
+}
+
+int
+pingpong_run(void)
+{
+	struct vperf_peer peer;
+	uint32_t mtu_bytes;
+	uint8_t mtu;
+	int c = -1, status = 1;
+
+	if (side_open(&srv, opt.sock[0], opt.gid_ip) != 0)
+		goto out;
+	srv.psn = (uint32_t)rte_rand() & 0xffffff;
+	mtu = path_mtu(srv.mtu, &mtu_bytes);
+	if (opt.mode == PINGPONG_UD && opt.size > mtu_bytes) {
+		fprintf(stderr, "vrdma-perf: --size %u: a UD message fits one packet of the "
+			"path MTU, %u here\n", opt.size, mtu_bytes);
+		status = 2;
+		goto out;
+	}
+	memset(srv.buf, FILL, (size_t)srv.slots * srv.slot);
+	c = accept_client();
+	if (c < 0 || exchange(c, &peer, mtu) != 0)
+		goto out;
+	close(c);
+	c = -1;
+	if (serve(&peer) == 0)
+		status = 0;
+out:
+	if (c >= 0)
+		close(c);
+	if (srv.d != NULL && srv.qpn != 0)
+		vuf_rdma_destroy_qp(srv.d, srv.qpn);
+	vuf_rdma_close(srv.d);
+	return status;
+}

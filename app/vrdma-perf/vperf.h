@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef VPERF_H
+#define VPERF_H
+
+/*
+ * vrdma-perf's parts (internal): the options, a device as the tool drives
+ * it, and the set-up both the two-device modes (main.c) and the
+ * interoperability mode (pingpong.c) use.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "roce.h"
+#include "vuf_rdma.h"
+
+#define EXIT_FAIL 1
+#define EXIT_USAGE 2
+
+#define GPA_BASE 0x40000000ull
+#define SIGNAL 16          /* bw modes: every SIGNAL-th request is signaled */
+#define POLL_BURST 32
+#define PSN 100
+#define QKEY 0x11111111u
+#define GRH_LEN 40
+#define STALL_SECS 5
+#define MAX_DEPTH 1024
+
+enum mode { SEND_BW, WRITE_BW, READ_BW, SEND_LAT, UD_SEND_BW, PINGPONG_RC, PINGPONG_UD };
+
+struct vperf_opt {
+	const char *sock[2];
+	enum mode mode;
+	uint32_t size;
+	uint64_t iters;
+	uint32_t tx_depth, rx_depth;
+	bool verify;
+	unsigned int roce_bit, ctrl_class;
+	/* interoperability mode (--pingpong) */
+	uint16_t listen_port;       /* TCP port of the out-of-band exchange */
+	uint32_t gid_ip;            /* the device's IPv4 address, host order */
+	uint8_t peer_mac[6];        /* the peer's Ethernet address */
+	bool peer_mac_set;
+	unsigned int accept_secs;   /* wait this long for the peer to connect */
+};
+extern struct vperf_opt opt;
+
+/* One side: a device and what the tool made on it. */
+struct side {
+	const char *name;
+	struct vuf_rdma *d;
+	uint8_t mac[6];
+	uint16_t mtu;
+	uint8_t gid[16];
+	uint32_t pdn, cqn, qpn, lkey, rkey, ahn;
+	uint32_t psn;        /* first PSN of its send queue */
+	uint8_t *buf;        /* slots x slot bytes of guest memory */
+	uint32_t slots, slot;
+	/* progress, read by the other side's lcore */
+	uint64_t done;       /* A: requests known complete; B: messages received */
+	uint64_t errors;     /* failed completions and data mismatches */
+	uint64_t t_first, t_last; /* TSC of the first and last completion */
+};
+
+/* What a QP needs of its peer to connect. */
+struct vperf_peer {
+	uint32_t qpn;
+	uint32_t psn;        /* the peer's first send PSN: our expected receive PSN */
+	uint8_t gid[16];
+	uint8_t mac[6];
+};
+
+/* true when the QPs are UD */
+static inline bool
+vperf_ud(void)
+{
+	return opt.mode == UD_SEND_BW || opt.mode == PINGPONG_UD;
+}
+
+int side_open(struct side *s, const char *path, uint32_t ipv4);
+int side_fail(const struct side *s, const char *what, int rc);
+int rc_connect(struct side *s, const struct vperf_peer *p, uint8_t mtu);
+int ud_connect(struct side *s, const struct vperf_peer *p);
+uint8_t path_mtu(uint16_t eth_mtu, uint32_t *bytes);
+struct vrdma_sge side_sge(const struct side *s, uint32_t slot, uint32_t len);
+
+/* Interoperability: serve one ibv_rc_pingpong / ibv_ud_pingpong client. @return exit status. */
+int pingpong_run(void);
+
+#endif /* VPERF_H */
