@@ -38,6 +38,9 @@ vsw_classify(const struct vsw *sw, struct rte_mbuf *m, unsigned int *dev)
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	unsigned int i;
 
+	/* the header in the first segment, as every reader here assumes */
+	if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN)
+		return VSW_DROP_RUNT;
 	if (rte_is_multicast_ether_addr(&eth->dst_addr))
 		return VSW_FLOOD;
 	/* a handful of devices: a scan of their MACs beats a hash lookup */
@@ -180,6 +183,10 @@ vsw_switch(void *arg, struct rte_mbuf **pkts, uint16_t n, const struct pipe_ctx 
 			st->drop_self++;
 			rte_pktmbuf_free(m);
 			break;
+		case VSW_DROP_RUNT:
+			st->drop_runt++;
+			rte_pktmbuf_free(m);
+			break;
 		}
 	}
 	st->to_wire += out;
@@ -221,7 +228,7 @@ static const struct {
 	size_t off;
 } sw_fields[] = {
 	F(wire_rx), F(dev_tx), F(to_wire), F(to_roce), F(to_guest), F(flooded),
-	F(drop_unknown), F(drop_self), F(drop_ring_full), F(drop_no_mbuf), F(wire_tx),
+	F(drop_unknown), F(drop_self), F(drop_runt), F(drop_ring_full), F(drop_no_mbuf), F(wire_tx),
 	F(wire_tx_drop),
 };
 #undef F

@@ -66,6 +66,7 @@ struct vsw_stats {
 	uint64_t flooded;        /**< broadcast and multicast frames (each counted once) */
 	uint64_t drop_unknown;   /**< wire frames for no device's MAC */
 	uint64_t drop_self;      /**< device frames addressed to their own MAC */
+	uint64_t drop_runt;      /**< frames whose first segment holds no Ethernet header */
 	uint64_t drop_ring_full; /**< deliveries lost: the device's ring was full */
 	uint64_t drop_no_mbuf;   /**< flood copies that got no mbuf */
 	uint64_t wire_tx;        /**< frames the wire port took */
@@ -92,6 +93,7 @@ enum vsw_verdict {
 	VSW_FLOOD,        /**< broadcast or multicast: every other port */
 	VSW_DROP_UNKNOWN, /**< a wire frame for no device */
 	VSW_DROP_SELF,    /**< a device's frame for itself */
+	VSW_DROP_RUNT,    /**< shorter than an Ethernet header (in its first segment) */
 };
 
 /**

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+/*
+ * vhost-user-rdma's switch (app/vhost-user-rdma/vswitch.c) on crafted
+ * frames: where each destination MAC and kind of frame goes, and what the
+ * switch stage does with it (rings, copies, counters, no mbuf lost).
+ */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "test_eal.h"
+#include "vswitch.h"
+
+#define NB_DEVS 2
+
+static struct vsw *sw;
+static const uint8_t dev_mac[NB_DEVS][6] = {
+	{ 0x02, 0x56, 0x52, 0x44, 0x4d, 0x00 }, { 0x02, 0x56, 0x52, 0x44, 0x4d, 0x01 },
+};
+static const uint8_t other_mac[6] = { 0x02, 0, 0, 0, 0, 0xaa };
+static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+static const uint8_t mcast[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 };
+
+enum kind { PLAIN, ROCE4, ROCE4_VLAN, ROCE6, UDP_OTHER };
+
+/* A frame to @p dst from switch port @p port: ARP-like, or UDP in IPv4/IPv6. */
+static struct rte_mbuf *
+frame(const uint8_t *dst, enum kind k, uint16_t port)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+	uint8_t *p;
+	uint32_t l3 = 14, len = 128;
+
+	assert_non_null(m);
+	p = (uint8_t *)rte_pktmbuf_append(m, len);
+	assert_non_null(p);
+	memset(p, 0, len);
+	memcpy(p, dst, 6);
+	memcpy(p + 6, other_mac, 6);
+	switch (k) {
+	case PLAIN:
+		p[12] = 0x08;
+		p[13] = 0x06; /* ARP */
+		break;
+	case ROCE4_VLAN:
+		p[12] = 0x81;
+		p[13] = 0x00;
+		p[15] = 5;
+		l3 += 4;
+		/* fall through */
+	case ROCE4:
+	case UDP_OTHER:
+		p[l3 - 2] = 0x08;
+		p[l3 - 1] = 0x00;
+		p[l3] = 0x45;
+		p[l3 + 3] = 100;  /* total length */
+		p[l3 + 8] = 64;
+		p[l3 + 9] = 17;   /* UDP */
+		p[l3 + 20 + 2] = 0x12;
+		p[l3 + 20 + 3] = k == UDP_OTHER ? 0xb8 : 0xb7; /* 4792 or 4791 */
+		break;
+	case ROCE6:
+		p[12] = 0x86;
+		p[13] = 0xdd;
+		p[l3] = 0x60;
+		p[l3 + 5] = 60;   /* payload length */
+		p[l3 + 6] = 17;   /* next header: UDP */
+		p[l3 + 7] = 64;
+		p[l3 + 40 + 2] = 0x12;
+		p[l3 + 40 + 3] = 0xb7;
+		break;
+	}
+	m->port = port;
+	return m;
+}
+
+static void
+expect(const uint8_t *dst, enum kind k, uint16_t port, enum vsw_verdict want, int want_dev)
+{
+	struct rte_mbuf *m = frame(dst, k, port);
+	unsigned int dev = 99;
+
+	assert_int_equal(vsw_classify(sw, m, &dev), want);
+	if (want_dev >= 0)
+		assert_int_equal(dev, want_dev);
+	rte_pktmbuf_free(m);
+}
+
+/* Each kind of frame goes where the doc says. */
+static void
+test_classify_by_destination_and_kind(void **state)
+{
+	(void)state;
+	/* for a device: RoCE v2 to its engine (IPv4, VLAN, IPv6), the rest to its guest */
+	expect(dev_mac[1], PLAIN, VSW_WIRE, VSW_TO_GUEST, 1);
+	expect(dev_mac[1], ROCE4, VSW_WIRE, VSW_TO_ROCE, 1);
+	expect(dev_mac[0], ROCE4_VLAN, VSW_WIRE, VSW_TO_ROCE, 0);
+	expect(dev_mac[0], ROCE6, VSW_WIRE, VSW_TO_ROCE, 0);
+	expect(dev_mac[0], UDP_OTHER, VSW_WIRE, VSW_TO_GUEST, 0);
+	/* device to device, both ways */
+	expect(dev_mac[1], ROCE4, VSW_DEV0 + 0, VSW_TO_ROCE, 1);
+	expect(dev_mac[0], PLAIN, VSW_DEV0 + 1, VSW_TO_GUEST, 0);
+	/* to itself */
+	expect(dev_mac[1], PLAIN, VSW_DEV0 + 1, VSW_DROP_SELF, -1);
+	/* broadcast, multicast: flood from anywhere */
+	expect(bcast, PLAIN, VSW_WIRE, VSW_FLOOD, -1);
+	expect(mcast, ROCE4, VSW_DEV0 + 1, VSW_FLOOD, -1);
+	/* another address: the wire from a device, nowhere from the wire */
+	expect(other_mac, PLAIN, VSW_DEV0 + 0, VSW_TO_WIRE, -1);
+	expect(other_mac, ROCE4, VSW_WIRE, VSW_DROP_UNKNOWN, -1);
+	/* too short for an Ethernet header: dropped */
+	{
+		struct rte_mbuf *m = frame(dev_mac[0], PLAIN, VSW_WIRE);
+		unsigned int dev;
+
+		rte_pktmbuf_trim(m, rte_pktmbuf_pkt_len(m) - 13);
+		assert_int_equal(vsw_classify(sw, m, &dev), VSW_DROP_RUNT);
+		rte_pktmbuf_free(m);
+	}
+}
+
+static unsigned int
+drain(struct rte_ring *r, uint16_t want_port)
+{
+	struct rte_mbuf *m;
+	unsigned int n = 0;
+
+	while (rte_ring_dequeue(r, (void **)&m) == 0) {
+		assert_int_equal(m->port, want_port);
+		rte_pktmbuf_free(m);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The switch stage: deliveries land in the right rings, a flood from the
+ * wire is copied to every device and not sent back, one from a device is
+ * copied to the other and goes on to the wire, a full ring counts its drop,
+ * and every mbuf comes back.
+ */
+static void
+test_switch_stage_delivers_copies_and_counts(void **state)
+{
+	struct pipe_ctx ctx = { .lcore_id = rte_lcore_id(), .nb_workers = 1 };
+	unsigned int avail = rte_mempool_avail_count(test_pool), i;
+	struct rte_mbuf *pkts[8], *fill;
+	struct vsw_stats st;
+	uint16_t out;
+
+	(void)state;
+	memset(sw->lcore, 0, sizeof(sw->lcore));
+	pkts[0] = frame(dev_mac[0], ROCE4, VSW_WIRE);
+	pkts[1] = frame(dev_mac[1], PLAIN, VSW_WIRE);
+	pkts[2] = frame(bcast, PLAIN, VSW_WIRE);
+	pkts[3] = frame(bcast, PLAIN, VSW_DEV0 + 0);
+	pkts[4] = frame(other_mac, PLAIN, VSW_DEV0 + 1);
+	pkts[5] = frame(other_mac, PLAIN, VSW_WIRE);
+	pkts[6] = frame(dev_mac[0], PLAIN, VSW_DEV0 + 0);
+	out = vsw_switch(sw, pkts, 7, &ctx);
+	/* on to the wire, in order: the device's broadcast, then the device's unicast */
+	assert_int_equal(out, 2);
+	assert_int_equal(pkts[0]->port, VSW_DEV0 + 0);
+	assert_memory_equal(rte_pktmbuf_mtod(pkts[0], uint8_t *), bcast, 6);
+	assert_int_equal(pkts[1]->port, VSW_DEV0 + 1);
+	rte_pktmbuf_free_bulk(pkts, out);
+	assert_int_equal(drain(sw->devs[0].roce_rx, VSW_WIRE), 1);
+	/* device 0's guest: the wire's broadcast; device 1's: its frame and both broadcasts */
+	assert_int_equal(drain(sw->devs[0].net_rx, VSW_WIRE), 1);
+	assert_int_equal(rte_ring_count(sw->devs[1].net_rx), 3);
+	for (i = 0; i < 3; i++) {
+		struct rte_mbuf *m = NULL;
+
+		assert_int_equal(rte_ring_dequeue(sw->devs[1].net_rx, (void **)&m), 0);
+		/* the copy of device 0's broadcast keeps the port it came from */
+		assert_true(m->port == VSW_WIRE || m->port == VSW_DEV0 + 0);
+		rte_pktmbuf_free(m);
+	}
+	assert_int_equal(rte_ring_count(sw->devs[1].roce_rx), 0);
+	vsw_stats_get(sw, &st);
+	assert_int_equal(st.to_roce, 1);
+	assert_int_equal(st.to_guest, 4);
+	assert_int_equal(st.flooded, 2);
+	assert_int_equal(st.to_wire, 2);
+	assert_int_equal(st.drop_unknown, 1);
+	assert_int_equal(st.drop_self, 1);
+	assert_int_equal(st.drop_ring_full, 0);
+
+	/* a full ring: the delivery is dropped, counted and freed */
+	while (rte_ring_free_count(sw->devs[1].net_rx) > 0) {
+		fill = frame(dev_mac[1], PLAIN, VSW_WIRE);
+		assert_int_equal(rte_ring_enqueue(sw->devs[1].net_rx, fill), 0);
+	}
+	pkts[0] = frame(dev_mac[1], PLAIN, VSW_WIRE);
+	assert_int_equal(vsw_switch(sw, pkts, 1, &ctx), 0);
+	vsw_stats_get(sw, &st);
+	assert_int_equal(st.drop_ring_full, 1);
+	drain(sw->devs[1].net_rx, VSW_WIRE);
+	assert_int_equal(rte_mempool_avail_count(test_pool), avail);
+}
+
+static int
+setup(void **state)
+{
+	unsigned int i;
+
+	if (test_eal_setup(state) != 0)
+		return -1;
+	sw = rte_zmalloc("test_vsw", sizeof(*sw), RTE_CACHE_LINE_SIZE);
+	if (sw == NULL)
+		return -1;
+	sw->pool = test_pool;
+	sw->nb_devs = NB_DEVS;
+	for (i = 0; i < NB_DEVS; i++) {
+		char name[32];
+
+		memcpy(sw->devs[i].mac.addr_bytes, dev_mac[i], 6);
+		snprintf(name, sizeof(name), "tv_roce_rx%u", i);
+		sw->devs[i].roce_rx = rte_ring_create(name, 64, SOCKET_ID_ANY, 0);
+		snprintf(name, sizeof(name), "tv_net_rx%u", i);
+		sw->devs[i].net_rx = rte_ring_create(name, 64, SOCKET_ID_ANY, 0);
+		if (sw->devs[i].roce_rx == NULL || sw->devs[i].net_rx == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	unsigned int i;
+
+	for (i = 0; i < NB_DEVS; i++) {
+		rte_ring_free(sw->devs[i].roce_rx);
+		rte_ring_free(sw->devs[i].net_rx);
+	}
+	rte_free(sw);
+	return test_eal_teardown(state);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_classify_by_destination_and_kind),
+		cmocka_unit_test(test_switch_stage_delivers_copies_and_counts),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
