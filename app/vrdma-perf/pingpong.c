@@ -33,7 +33,6 @@
 #include "app_signal.h"
 #include "vperf.h"
 
-#define MSG_LEN 52            /* sizeof "0000:000000:000000:" + 32 hex digits */
 #define FILL 0x7b             /* the pingpong examples' buffer contents */
 #define SEND_ID (1ull << 62)  /* wr_id of our sends; receives use their slot */
 
@@ -97,27 +96,6 @@ accept_client(void)
 	return c;
 }
 
-/* "LID:QPN:PSN:GID" into @p p. @return 0, or -1 if it is not that. */
-static int
-parse_dest(const char *msg, struct vperf_peer *p)
-{
-	unsigned int lid, qpn, psn, k, byte;
-	char hex[33];
-	int used = 0;
-
-	if (sscanf(msg, "%4x:%6x:%6x:%32[0-9a-fA-F]%n", &lid, &qpn, &psn, hex, &used) != 4 ||
-	    strlen(hex) != 32 || msg[used] != '\0')
-		return -1;
-	for (k = 0; k < 16; k++) {
-		if (sscanf(hex + 2 * k, "%2x", &byte) != 1)
-			return -1;
-		p->gid[k] = (uint8_t)byte;
-	}
-	p->qpn = qpn;
-	p->psn = psn;
-	return 0;
-}
-
 static int
 post_recv(uint32_t slot)
 {
@@ -154,12 +132,11 @@ post_send(const struct vperf_peer *peer, uint64_t n)
 static int
 exchange(int c, struct vperf_peer *peer, uint8_t mtu)
 {
-	char msg[MSG_LEN], done[8];
+	char msg[VPERF_DEST_LEN], done[8];
 	unsigned int k;
-	int len;
 
-	if (read_full(c, msg, sizeof(msg)) != (ssize_t)sizeof(msg) || msg[MSG_LEN - 1] != '\0' ||
-	    parse_dest(msg, peer) != 0) {
+	if (read_full(c, msg, sizeof(msg)) != (ssize_t)sizeof(msg) ||
+	    vperf_dest_parse(msg, sizeof(msg), peer) != 0) {
 		fprintf(stderr, "vrdma-perf: the client's address is not LID:QPN:PSN:GID\n");
 		return -1;
 	}
@@ -174,9 +151,7 @@ exchange(int c, struct vperf_peer *peer, uint8_t mtu)
 			fprintf(stderr, "vrdma-perf: cannot post receive %u\n", k);
 			return -1;
 		}
-	len = snprintf(msg, sizeof(msg), "%04x:%06x:%06x:", 0u, srv.qpn, srv.psn);
-	for (k = 0; k < 16; k++)
-		len += snprintf(msg + len, sizeof(msg) - (size_t)len, "%02x", srv.gid[k]);
+	vperf_dest_format(msg, srv.qpn, srv.psn, srv.gid);
 	if (write(c, msg, sizeof(msg)) != (ssize_t)sizeof(msg) ||
 	    read_full(c, done, sizeof("done")) != (ssize_t)sizeof("done") ||
 	    memcmp(done, "done", sizeof("done")) != 0) {

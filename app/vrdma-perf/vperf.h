@@ -12,6 +12,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "roce.h"
@@ -86,6 +87,19 @@ int rc_connect(struct side *s, const struct vperf_peer *p, uint8_t mtu);
 int ud_connect(struct side *s, const struct vperf_peer *p);
 uint8_t path_mtu(uint16_t eth_mtu, uint32_t *bytes);
 struct vrdma_sge side_sge(const struct side *s, uint32_t slot, uint32_t len);
+
+/* The pingpong examples' "LID:QPN:PSN:GID" message: 51 characters and the NUL. */
+#define VPERF_DEST_LEN 52
+
+/*
+ * Parse a peer's message (untrusted: from the network).
+ * @return 0 and @p p's qpn, psn and gid set, or -1 (nothing set).
+ */
+int vperf_dest_parse(const char *msg, size_t len, struct vperf_peer *p);
+
+/* Our message: LID 0 (RoCE), @p qpn, @p psn, @p gid. */
+void vperf_dest_format(char msg[VPERF_DEST_LEN], uint32_t qpn, uint32_t psn,
+		       const uint8_t gid[16]);
 
 /* Interoperability: serve one ibv_rc_pingpong / ibv_ud_pingpong client. @return exit status. */
 int pingpong_run(void);
