@@ -19,8 +19,9 @@
 #   omni.ud=IP:PORT      ibv_ud_pingpong client (-g 1 -n 100 -s 1024) on rxe0
 #   omni.wait=SECONDS    pause before the tests (default 0)
 #   omni.tmo=SECONDS     time limit of each test (default 120)
-# It prints "OMNI-RESULT <ping|rc|ud> <exit status>" per test, the rxe
-# hw_counters, then "OMNI-DONE", and powers off whatever happened.
+# It prints "OMNI-RESULT <ping|rc|ud> <exit status>" per test (143: killed
+# at omni.tmo), the rxe hw_counters, then "OMNI-DONE", and powers off
+# whatever happened.
 #
 # Usage: scripts/guest-image.sh OUT_DIR
 set -euo pipefail
@@ -42,8 +43,8 @@ modules="virtio virtio_ring virtio_pci virtio_pci_modern_dev
 	udp_tunnel ip6_udp_tunnel ib_core ib_uverbs rdma_rxe"
 # Libraries the binaries need beyond libc6/zlib1g (always on Debian), so a
 # minimal host need not have them installed.
-libpkgs="libnl-3-200 libnl-route-3-200 libmnl0 libbsd0 libmd0 libcap2
-	libbpf1 libelf1"
+libpkgs=(libnl-3-200 libnl-route-3-200 libmnl0 libbsd0 libmd0 libcap2
+	libbpf1 libelf1)
 arch_lib=usr/lib/x86_64-linux-gnu
 
 # apt_update: refresh the package lists, once; fails when already done.
@@ -67,16 +68,16 @@ if [ -z "$kpkg" ]; then
 fi
 [ -n "$kpkg" ] || die "cannot resolve linux-image-amd64 to a linux-image-6.1.*-amd64 package"
 kver=${kpkg#linux-image-}
-pkgs="$kpkg busybox-static ibverbs-utils libibverbs1 ibverbs-providers iproute2 $(echo $libpkgs)"
+pkgs=("$kpkg" busybox-static ibverbs-utils libibverbs1 ibverbs-providers iproute2 "${libpkgs[@]}")
 
 # The exact .deb files apt would fetch: they (and this script) make the stamp.
 # Running as root, apt would drop to user _apt, which cannot write our dir.
 aptdl=(apt-get download -q -o APT::Sandbox::User=root)
-if ! uris=$("${aptdl[@]}" --print-uris $pkgs 2>/dev/null); then
+if ! uris=$("${aptdl[@]}" --print-uris "${pkgs[@]}" 2>/dev/null); then
 	apt_update || true
-	uris=$("${aptdl[@]}" --print-uris $pkgs 2>&1) ||
-		die "cannot download some of: $pkgs
-$uris"
+	uris=$("${aptdl[@]}" --print-uris "${pkgs[@]}" 2>&1) ||
+		die "cannot download some of: ${pkgs[*]}
+$(grep -v "^'" <<<"$uris")"
 fi
 stamp=$( (cat "$self"; echo "$uris" | awk '{print $2}' | sort) | sha256sum | cut -c1-64)
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] &&
@@ -91,10 +92,10 @@ x=$work/x       # every package, unpacked
 root=$work/root # the initramfs tree
 mkdir -p "$work/deb" "$x"
 
-log "downloading: $(echo $pkgs)"
-(cd "$work/deb" && "${aptdl[@]}" $pkgs >"$work/apt.log" 2>&1) || {
+log "downloading: ${pkgs[*]}"
+(cd "$work/deb" && "${aptdl[@]}" "${pkgs[@]}" >"$work/apt.log" 2>&1) || {
 	cat "$work/apt.log" >&2
-	die "apt-get download failed for some of: $pkgs"
+	die "apt-get download failed for some of: ${pkgs[*]}"
 }
 for d in "$work"/deb/*.deb; do
 	dpkg-deb -x "$d" "$x"
@@ -114,7 +115,8 @@ done
 # libibverbs reads /etc/libibverbs.d/*.driver and dlopens the provider from
 # its private directory.
 cp "$x/etc/libibverbs.d/rxe.driver" "$root/etc/libibverbs.d/"
-cp "$x/$arch_lib/libibverbs/librxe-rdmav34.so" "$root/$arch_lib/libibverbs/"
+cp "$x/$arch_lib"/libibverbs/librxe-rdmav*.so "$root/$arch_lib/libibverbs/"
+
 log "shared libraries"
 # ldd with the unpacked tree first; host copies (same Debian 12) for the rest.
 elfs=("$root"/sbin/ip "$root"/usr/bin/{rdma,ibv_*} "$root/$arch_lib"/libibverbs/*.so)
@@ -124,7 +126,8 @@ done)
 if grep -q 'not found' <<<"$deps"; then
 	die "unresolved libraries: $(grep 'not found' <<<"$deps" | sort -u | tr -s ' \t\n' ' ')"
 fi
-for l in $(awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' <<<"$deps" | sort -u); do
+awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' <<<"$deps" |
+	sort -u | while read -r l; do
 	case $l in
 	*/ld-linux-x86-64.so.2) cp -L "$l" "$root/lib64/" ;;
 	*) cp -L "$l" "$root/$arch_lib/" ;;
@@ -196,10 +199,15 @@ export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
-exec </dev/console >/dev/console 2>&1
+[ -c /dev/console ] && exec </dev/console >/dev/console 2>&1
+stty -onlcr 2>/dev/null # plain \n line ends in the caller's LOG
 say() { echo "omni-init: $*"; }
+# Debian's busybox sh runs its own applets before PATH: name iproute2's ip
+# explicitly (busybox ip cannot "neigh replace").
+ip() { /sbin/ip "$@"; }
 
-addr= neighs= ping_ip= rc= ud= wait_s=0 tmo=120
+addr='' neighs='' ping_ip='' rc='' ud='' wait_s=0 tmo=120
+# shellcheck disable=SC2013 # words, not lines
 for w in $(cat /proc/cmdline); do
 	case $w in
 	omni.ip=*) addr=${w#*=} ;;
@@ -214,39 +222,48 @@ done
 say "kernel $(uname -r), cmdline: $(cat /proc/cmdline)"
 
 for m in $modules; do
-	insmod /lib/modules/omni/$m.ko || say "insmod $m failed"
+	insmod "/lib/modules/omni/$m.ko" || say "insmod $m failed"
 done
 
 ip link set lo up
 ip link set eth0 up || say "eth0 missing"
+# Wait for carrier, and for operstate "up", which the kernel sets about 1 s
+# after carrier (linkwatch); only then is the link fully ready.
 i=0
-while [ $i -lt 10 ] && [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ]; do
-	sleep 1
+while [ $i -lt 20 ] && [ "$(cat /sys/class/net/eth0/operstate 2>/dev/null)" != up ]; do
+	sleep 0.5
 	i=$((i + 1))
 done
-say "eth0 carrier: $(cat /sys/class/net/eth0/carrier 2>/dev/null || echo unknown)"
+say "eth0 carrier: $(cat /sys/class/net/eth0/carrier 2>/dev/null || echo unknown)" \
+	"operstate: $(cat /sys/class/net/eth0/operstate 2>/dev/null || echo unknown)"
 [ -z "$addr" ] || ip addr add "$addr" dev eth0 || say "ip addr add $addr failed"
 for n in $neighs; do
 	ip neigh replace "${n%%,*}" lladdr "${n#*,}" dev eth0 nud permanent ||
 		say "neighbour $n failed"
 done
-ip -br link show dev eth0
-ip -br addr show dev eth0
+ip neigh show dev eth0
 
 if [ -n "$rc$ud" ]; then
 	rdma link add rxe0 type rxe netdev eth0 || say "rdma link add failed"
 	i=0
+	state=down
 	while [ $i -lt 10 ]; do
-		[ -d /sys/class/infiniband/rxe0 ] &&
-			ibv_devinfo -d rxe0 2>/dev/null | grep -q PORT_ACTIVE && break
+		if [ -d /sys/class/infiniband/rxe0 ] &&
+			ibv_devinfo -d rxe0 2>/dev/null | grep -q PORT_ACTIVE; then
+			state=PORT_ACTIVE
+			break
+		fi
 		sleep 1
 		i=$((i + 1))
 	done
-	say "rxe0 port: $(ibv_devinfo -d rxe0 2>&1 | grep -E 'state:|PORT_|No ' | tr -s ' \t' ' ')"
+	say "rxe0 state: $state"
+	[ $state = PORT_ACTIVE ] || ibv_devinfo -d rxe0
 	ibv_devinfo -v -d rxe0 2>&1 | grep -i gid
 fi
 
 [ "$wait_s" = 0 ] || { say "waiting $wait_s s"; sleep "$wait_s"; }
+ip -br link show dev eth0
+ip -br addr show dev eth0
 
 # run NAME CMD...: the command's output, then one OMNI-RESULT line.
 run() {

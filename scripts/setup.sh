@@ -7,7 +7,8 @@
 #   2. DPDK's driver-SDK headers, taken from Debian's own dpdk source package
 #      of exactly the installed version (Debian's libdpdk-dev does not ship
 #      them), into the git-ignored .sdk/ directory of this checkout;
-#   3. 2 MB hugepages and a hugetlbfs mount, when the kernel allows it.
+#   3. the QEMU test guest (scripts/guest-image.sh) in .sdk/guest;
+#   4. 2 MB hugepages and a hugetlbfs mount, when the kernel allows it.
 #
 # Usage: scripts/setup.sh [--check]
 #   --check  only report what is missing; exit 1 if anything is.
@@ -26,6 +27,7 @@ packages=(
 	# named, not left to libdpdk-dev's dependencies
 	librte-net-memif23
 	libisal-dev zlib1g-dev # RoCE ICRC (lib/roce): ISA-L's CRC-32, zlib as the independent check
+	qemu-system-x86 # the vhost-user-rdma guest test (TCG); its kernel and tools: step 3
 )
 
 # The seven headers a PMD needs and Debian does not install, with their
@@ -67,6 +69,13 @@ sdk_complete() {
 	done
 }
 
+# The QEMU test guest (scripts/guest-image.sh): Debian's kernel and a busybox
+# initramfs with rdma_rxe and the rdma-core examples.
+guest_dir="$sdk_root/guest"
+guest_complete() {
+	[ -s "$guest_dir/vmlinuz" ] && [ -s "$guest_dir/initrd.img" ] && [ -s "$guest_dir/stamp" ]
+}
+
 check_only() {
 	local rc=0 miss
 	miss=$(missing_packages)
@@ -76,6 +85,10 @@ check_only() {
 	fi
 	if [ -z "$(dpdk_upstream_version)" ] || ! sdk_complete; then
 		log "missing DPDK driver-SDK headers in $sdk_root"
+		rc=1
+	fi
+	if ! guest_complete; then
+		log "missing the test guest's kernel and initramfs in $guest_dir"
 		rc=1
 	fi
 	return $rc
@@ -161,7 +174,14 @@ else
 	log "DPDK driver-SDK headers: installed in $dest"
 fi
 
-# 3. hugepages (best effort: containers and some VMs do not allow them)
+# 3. the test guest, from Debian packages downloaded and unpacked (never
+# installed); guest-image.sh skips it when it is up to date
+if ! guest_complete; then
+	apt_update
+fi
+"$top/scripts/guest-image.sh" "$guest_dir"
+
+# 4. hugepages (best effort: containers and some VMs do not allow them)
 hp_sys=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 want_pages=${OMNIPLANE_HUGEPAGES:-1024}
 if [ -w "$hp_sys" ] && [ "$(cat "$hp_sys")" -lt "$want_pages" ]; then

@@ -89,8 +89,9 @@ usage(FILE *f, const char *prog)
 		"  --roce-bit N         feature bit offered for RoCE (default %u, the RFC's;\n"
 		"                       upstream virtio gave it to GUEST_USO6: see the doc)\n"
 		"  --ctrl-class N       control class of the RoCE commands (default %u)\n"
-		"  --pipeline SPEC      lcores of the stages ingress, switch, egress\n"
-		"                       (default: all three on the first worker lcore)\n"
+		"  --pipeline SPEC      lcores of the stages ingress, switch, egress (one\n"
+		"                       lcore each for switch and egress; default: all three\n"
+		"                       on the first worker lcore)\n"
 		"  --burst N            frames per stage call, 1..%u (default 32)\n"
 		"  --ring-size N        frames each device ring and stage ring holds\n"
 		"                       (power of two, default 1024)\n"
@@ -479,6 +480,13 @@ pipeline_make(struct vsw *sw)
 		pipe_destroy(p);
 		return NULL;
 	}
+	/* two lcores taking bursts from one ring reorder them, and RC pays with retransmissions */
+	if (pipe_stage_nb_workers(p, 1) > 1 || pipe_stage_nb_workers(p, 2) > 1) {
+		fprintf(stderr, "vhost-user-rdma: --pipeline '%s': switch and egress keep frame "
+			"order only on one lcore each\n", opt.pipeline);
+		pipe_destroy(p);
+		return NULL;
+	}
 	return p;
 }
 
@@ -543,6 +551,11 @@ main(int argc, char **argv)
 		goto out;
 	}
 	sw->wire_port = opt.port;
+	ret = vsw_fdb_create(sw, "vur_fdb");
+	if (ret != 0) {
+		fprintf(stderr, "vhost-user-rdma: station table: %s\n", rte_strerror(-ret));
+		goto out;
+	}
 	/* every descriptor, ring slot, burst, cache and device may hold an mbuf */
 	nb_mbufs = NB_RXD + rte_lcore_count() * (NB_TXD + 3 * opt.burst + MEMPOOL_CACHE) +
 		   2 * opt.ring_size + opt.nb_sockets * (4 * opt.ring_size + DEV_MBUFS);
@@ -621,6 +634,8 @@ out:
 		}
 		rte_mempool_free(pool);
 	}
+	if (sw != NULL)
+		vsw_fdb_free(sw);
 	rte_free(sw);
 	fflush(stdout);
 	rte_eal_cleanup();

@@ -7,7 +7,12 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_hash.h>
+#include <rte_jhash.h>
+#include <rte_malloc.h>
 #include <rte_net.h>
 #include <rte_udp.h>
 
@@ -32,27 +37,120 @@ vsw_is_roce_v2(const struct rte_mbuf *m)
 	return udp != NULL && udp->dst_port == RTE_BE16(ROCE_V2_UDP_PORT);
 }
 
+int
+vsw_fdb_create(struct vsw *sw, const char *name)
+{
+	struct rte_hash_parameters hp = {
+		.name = name,
+		.entries = VSW_FDB_ENTRIES,
+		.key_len = RTE_ETHER_ADDR_LEN,
+		.hash_func = rte_jhash,
+		.socket_id = (int)rte_socket_id(),
+		/* readers on every switch lcore while one of them adds */
+		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF |
+			      RTE_HASH_EXTRA_FLAGS_MULTI_WRITER_ADD,
+	};
+	int32_t max;
+
+	sw->fdb = rte_hash_create(&hp);
+	if (sw->fdb == NULL)
+		return -rte_errno;
+	max = rte_hash_max_key_id(sw->fdb);
+	sw->fdb_dev = rte_zmalloc("vsw_fdb_dev", ((size_t)max + 1) * sizeof(*sw->fdb_dev), 0);
+	sw->fdb_seen = rte_zmalloc("vsw_fdb_seen", ((size_t)max + 1) * sizeof(*sw->fdb_seen), 0);
+	if (max < 0 || sw->fdb_dev == NULL || sw->fdb_seen == NULL) {
+		vsw_fdb_free(sw);
+		return -ENOMEM;
+	}
+	sw->fdb_age = VSW_FDB_AGE_S * rte_get_tsc_hz();
+	return 0;
+}
+
+void
+vsw_fdb_free(struct vsw *sw)
+{
+	rte_hash_free(sw->fdb);
+	rte_free(sw->fdb_dev);
+	rte_free(sw->fdb_seen);
+	sw->fdb = NULL;
+	sw->fdb_dev = NULL;
+	sw->fdb_seen = NULL;
+}
+
+/* A device's own MAC: @return its index, or -1. */
+static int
+own_mac(const struct vsw *sw, const struct rte_ether_addr *a)
+{
+	unsigned int i;
+
+	/* a handful of devices: a scan of their MACs beats a hash lookup */
+	for (i = 0; i < sw->nb_devs; i++)
+		if (rte_is_same_ether_addr(a, &sw->devs[i].mac))
+			return (int)i;
+	return -1;
+}
+
+void
+vsw_learn(struct vsw *sw, const struct rte_mbuf *m, unsigned int dev, struct vsw_stats *st)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	int32_t pos;
+
+	if (sw->fdb == NULL || !rte_is_unicast_ether_addr(&eth->src_addr) ||
+	    rte_is_zero_ether_addr(&eth->src_addr) || own_mac(sw, &eth->src_addr) >= 0)
+		return;
+	pos = rte_hash_lookup(sw->fdb, &eth->src_addr);
+	if (pos < 0) {
+		pos = rte_hash_add_key(sw->fdb, &eth->src_addr);
+		if (pos < 0) {
+			st->fdb_full++;
+			return;
+		}
+		st->fdb_learned++;
+	} else if (sw->fdb_dev[pos] != dev) {
+		st->fdb_learned++;
+	}
+	sw->fdb_dev[pos] = (uint16_t)dev;
+	sw->fdb_seen[pos] = sw->now;
+}
+
+/* A station learned behind a device, still fresh: @return the device, or -1. */
+static int
+learned(const struct vsw *sw, const struct rte_ether_addr *a)
+{
+	int32_t pos;
+
+	if (sw->fdb == NULL)
+		return -1;
+	pos = rte_hash_lookup(sw->fdb, a);
+	if (pos < 0 || sw->now - sw->fdb_seen[pos] > sw->fdb_age)
+		return -1;
+	return sw->fdb_dev[pos];
+}
+
 enum vsw_verdict
 vsw_classify(const struct vsw *sw, struct rte_mbuf *m, unsigned int *dev)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
-	unsigned int i;
+	bool own;
+	int d;
 
 	/* the header in the first segment, as every reader here assumes */
 	if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN)
 		return VSW_DROP_RUNT;
 	if (rte_is_multicast_ether_addr(&eth->dst_addr))
 		return VSW_FLOOD;
-	/* a handful of devices: a scan of their MACs beats a hash lookup */
-	for (i = 0; i < sw->nb_devs; i++) {
-		if (!rte_is_same_ether_addr(&eth->dst_addr, &sw->devs[i].mac))
-			continue;
-		if (m->port == VSW_DEV0 + i)
-			return VSW_DROP_SELF;
-		*dev = i;
-		return vsw_is_roce_v2(m) ? VSW_TO_ROCE : VSW_TO_GUEST;
-	}
-	return m->port == VSW_WIRE ? VSW_DROP_UNKNOWN : VSW_TO_WIRE;
+	d = own_mac(sw, &eth->dst_addr);
+	own = d >= 0;
+	if (!own)
+		d = learned(sw, &eth->dst_addr);
+	if (d < 0)
+		return m->port == VSW_WIRE ? VSW_DROP_UNKNOWN : VSW_TO_WIRE;
+	*dev = (unsigned int)d;
+	if (m->port == VSW_DEV0 + (unsigned int)d)
+		/* a device's engine talking to itself (two of its QPs) goes back in */
+		return own && vsw_is_roce_v2(m) ? VSW_TO_ROCE : VSW_DROP_SELF;
+	return vsw_is_roce_v2(m) ? VSW_TO_ROCE : VSW_TO_GUEST;
 }
 
 /* Frames from @p r into pkts[got..n), tagged with switch port @p port. */
@@ -84,27 +182,31 @@ wire_rx(struct vsw *sw, struct rte_mbuf **pkts, uint16_t got, uint16_t n, uint16
 }
 
 /*
- * Half the burst for the wire first, then this worker's devices (each is
- * served, whether or not its frames fit), then the wire again: neither
- * side starves the other.
+ * Half the burst for the wire first, then this worker's devices from the
+ * one after the device served first last time (each is polled, whether or
+ * not its frames fit), then the wire again: no side starves another.
  */
 uint16_t
 vsw_ingress(void *arg, struct rte_mbuf **pkts, uint16_t n, const struct pipe_ctx *ctx)
 {
 	struct vsw *sw = arg;
 	struct vsw_stats *st = &sw->lcore[ctx->lcore_id].st;
+	unsigned int mine = 0, k, i, first;
 	uint16_t got, before;
-	unsigned int i;
 
-	got = wire_rx(sw, pkts, 0, RTE_MAX(n / 2, 1), ctx->worker);
+	for (i = ctx->worker; i < sw->nb_devs; i += ctx->nb_workers)
+		mine++;
+	got = wire_rx(sw, pkts, 0, n > 1 ? n / 2 : (uint16_t)(sw->lcore[ctx->lcore_id].turn & 1),
+		      ctx->worker);
 	before = got;
-	for (i = ctx->worker; i < sw->nb_devs; i += ctx->nb_workers) {
-		struct vsw_dev *d = &sw->devs[i];
-
-		vrdma_dev_poll(d->dev);
-		got = take(d->roce_tx, pkts, got, n, VSW_DEV0 + i);
-		got = take(d->net_tx, pkts, got, n, VSW_DEV0 + i);
+	first = mine > 0 ? sw->lcore[ctx->lcore_id].turn % mine : 0;
+	for (k = 0; k < mine; k++) {
+		i = ctx->worker + ((first + k) % mine) * ctx->nb_workers;
+		vrdma_dev_poll(sw->devs[i].dev);
+		got = take(sw->devs[i].roce_tx, pkts, got, n, VSW_DEV0 + i);
+		got = take(sw->devs[i].net_tx, pkts, got, n, VSW_DEV0 + i);
 	}
+	sw->lcore[ctx->lcore_id].turn++;
 	st->dev_tx += got - before;
 	return wire_rx(sw, pkts, got, n, ctx->worker);
 }
@@ -158,8 +260,12 @@ vsw_switch(void *arg, struct rte_mbuf **pkts, uint16_t n, const struct pipe_ctx 
 	uint16_t i, out = 0;
 	unsigned int d = 0;
 
+	sw->now = rte_get_tsc_cycles();
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
+
+		if (m->port != VSW_WIRE && rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN)
+			vsw_learn(sw, m, m->port - VSW_DEV0, st);
 
 		switch (vsw_classify(sw, m, &d)) {
 		case VSW_TO_WIRE:
@@ -228,7 +334,8 @@ static const struct {
 	size_t off;
 } sw_fields[] = {
 	F(wire_rx), F(dev_tx), F(to_wire), F(to_roce), F(to_guest), F(flooded),
-	F(drop_unknown), F(drop_self), F(drop_runt), F(drop_ring_full), F(drop_no_mbuf), F(wire_tx),
+	F(drop_unknown), F(drop_self), F(drop_runt), F(drop_ring_full), F(drop_no_mbuf),
+	F(fdb_learned), F(fdb_full), F(wire_tx),
 	F(wire_tx_drop),
 };
 #undef F

@@ -45,6 +45,10 @@ extern "C" {
 #define VSW_WIRE 0
 /** Switch port of device 0; device i is VSW_DEV0 + i. */
 #define VSW_DEV0 1
+/** Stations the switch learns behind its devices. */
+#define VSW_FDB_ENTRIES 4096
+/** Seconds a learned station is kept without being seen (a Linux bridge's default). */
+#define VSW_FDB_AGE_S 300
 
 /** One device as the switch sees it. */
 struct vsw_dev {
@@ -69,6 +73,8 @@ struct vsw_stats {
 	uint64_t drop_runt;      /**< frames whose first segment holds no Ethernet header */
 	uint64_t drop_ring_full; /**< deliveries lost: the device's ring was full */
 	uint64_t drop_no_mbuf;   /**< flood copies that got no mbuf */
+	uint64_t fdb_learned;    /**< stations learned or moved to another device */
+	uint64_t fdb_full;       /**< stations not learned: the table is full */
 	uint64_t wire_tx;        /**< frames the wire port took */
 	uint64_t wire_tx_drop;   /**< frames the wire port refused (freed) */
 };
@@ -80,24 +86,66 @@ struct vsw {
 	struct rte_mempool *pool; /**< mbufs of flood copies */
 	unsigned int nb_devs;
 	struct vsw_dev devs[VSW_MAX_DEVS];
+	/*
+	 * Stations learned behind the devices from their frames' source
+	 * addresses (a QEMU guest's NIC has its own MAC, not the device's):
+	 * key position -> device and when last seen. Written by the switch
+	 * stage only; NULL: no learning.
+	 */
+	struct rte_hash *fdb;
+	uint16_t *fdb_dev;
+	uint64_t *fdb_seen;
+	uint64_t fdb_age;        /**< TSC ticks a station is kept unseen */
+	uint64_t now;            /**< TSC of the switch stage's current burst */
 	struct {
 		struct vsw_stats st;
+		uint64_t turn;   /* ingress calls: which device goes first */
 	} __rte_cache_aligned lcore[RTE_MAX_LCORE];
 };
+
+/**
+ * Make the station table (learning on).
+ * @param sw
+ *   The switch.
+ * @param name
+ *   Unique name of its rte_hash.
+ * @return 0, or a negative errno.
+ */
+int vsw_fdb_create(struct vsw *sw, const char *name);
+
+/** Free the station table (none is fine). */
+void vsw_fdb_free(struct vsw *sw);
+
+/**
+ * Learn a frame's source address behind device @p dev (unicast only; the
+ * devices' own MACs are fixed).
+ * @param sw
+ *   The switch.
+ * @param m
+ *   A frame from device @p dev, with an Ethernet header in its first segment.
+ * @param dev
+ *   The device's index.
+ * @param st
+ *   Counters of the calling lcore.
+ */
+void vsw_learn(struct vsw *sw, const struct rte_mbuf *m, unsigned int dev,
+	       struct vsw_stats *st);
 
 /** What the switch does with one frame (vsw_classify()). */
 enum vsw_verdict {
 	VSW_TO_WIRE,      /**< a device's frame for an address not here */
-	VSW_TO_ROCE,      /**< RoCE v2 (UDP 4791) for device @p dev */
+	VSW_TO_ROCE,      /**< RoCE v2 (UDP 4791) for device @p dev (its MAC or a station
+			   *   learned behind it; also a device's RoCE to its own MAC) */
 	VSW_TO_GUEST,     /**< anything else for device @p dev */
 	VSW_FLOOD,        /**< broadcast or multicast: every other port */
 	VSW_DROP_UNKNOWN, /**< a wire frame for no device */
-	VSW_DROP_SELF,    /**< a device's frame for itself */
+	VSW_DROP_SELF,    /**< a device's frame, not RoCE, for itself or a station behind it */
 	VSW_DROP_RUNT,    /**< shorter than an Ethernet header (in its first segment) */
 };
 
 /**
- * Decide where one frame goes. Pure: reads the frame and the devices' MACs.
+ * Decide where one frame goes. Reads the frame, the devices' MACs and the
+ * learned stations (entries older than fdb_age at sw->now are unknown).
  * @param sw
  *   The switch.
  * @param m

@@ -72,6 +72,7 @@ usage(FILE *f, const char *prog)
 		"  --gid-ip ADDR     our IPv4 address: GID ::ffff:ADDR\n"
 		"  --peer-mac MAC    the client's Ethernet address\n"
 		"  --accept-timeout S  wait S seconds for the client (default 300)\n"
+		"  --ib-mtu N        path MTU, as the client's -m (default 1024, theirs)\n"
 		"Exit status: 0 when every completion succeeded (and the data checked out),\n"
 		"1 on a failure or a stall of %u s, 2 for a bad command line.\n",
 		prog, MAX_DEPTH, MAX_DEPTH, STALL_SECS);
@@ -111,6 +112,8 @@ pingpong_args(void)
 		opt.rx_depth = MAX_DEPTH - 1;
 	if (opt.accept_secs == 0)
 		opt.accept_secs = 300;
+	if (opt.ib_mtu == 0)
+		opt.ib_mtu = 1024;
 	return 0;
 }
 
@@ -131,6 +134,7 @@ parse_args(int argc, char **argv)
 		{ "gid-ip", required_argument, NULL, 'G' },
 		{ "peer-mac", required_argument, NULL, 'M' },
 		{ "accept-timeout", required_argument, NULL, 'T' },
+		{ "ib-mtu", required_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -232,6 +236,13 @@ parse_args(int argc, char **argv)
 			if (!num_opt("accept-timeout", optarg, 1, 86400, &v))
 				return -1;
 			opt.accept_secs = (unsigned int)v;
+			break;
+		case 'U':
+			if (!num_opt("ib-mtu", optarg, 256, 4096, &v) || !rte_is_power_of_2(v)) {
+				fprintf(stderr, "vrdma-perf: --ib-mtu: 256, 512, 1024, 2048 or 4096\n");
+				return -1;
+			}
+			opt.ib_mtu = (uint32_t)v;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);

@@ -34,19 +34,31 @@
 #include "vperf.h"
 
 #define FILL 0x7b             /* the pingpong examples' buffer contents */
+#define EXCHANGE_SECS 10      /* the client's part of the exchange must come within */
 #define SEND_ID (1ull << 62)  /* wr_id of our sends; receives use their slot */
 
 static struct side srv = { .name = "server" };
 
-/* Read exactly @p len bytes (or until EOF). @return bytes read, -1 on error. */
+/*
+ * Read exactly @p len bytes, waiting at most EXCHANGE_SECS for each part
+ * (a client that stops half way must not hang us; SIGINT ends the wait).
+ * @return bytes read (fewer at EOF or timeout), -1 on error.
+ */
 static ssize_t
 read_full(int fd, void *buf, size_t len)
 {
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	unsigned int waited = 0;
 	size_t got = 0;
 
-	while (got < len) {
-		ssize_t n = read(fd, (char *)buf + got, len - got);
+	while (got < len && !app_stop && waited < EXCHANGE_SECS) {
+		ssize_t n;
 
+		if (poll(&pfd, 1, 1000) <= 0) {
+			waited++;
+			continue;
+		}
+		n = read(fd, (char *)buf + got, len - got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -152,7 +164,8 @@ exchange(int c, struct vperf_peer *peer, uint8_t mtu)
 			return -1;
 		}
 	vperf_dest_format(msg, srv.qpn, srv.psn, srv.gid);
-	if (write(c, msg, sizeof(msg)) != (ssize_t)sizeof(msg) ||
+	/* a client gone away is an error here, not a SIGPIPE */
+	if (send(c, msg, sizeof(msg), MSG_NOSIGNAL) != (ssize_t)sizeof(msg) ||
 	    read_full(c, done, sizeof("done")) != (ssize_t)sizeof("done") ||
 	    memcmp(done, "done", sizeof("done")) != 0) {
 		fprintf(stderr, "vrdma-perf: the exchange with the client failed\n");
@@ -240,7 +253,12 @@ pingpong_run(void)
 	if (side_open(&srv, opt.sock[0], opt.gid_ip) != 0)
 		goto out;
 	srv.psn = (uint32_t)rte_rand() & 0xffffff;
+	/* the path MTU is agreed out of band: theirs is -m, 1024 by default */
 	mtu = path_mtu(srv.mtu, &mtu_bytes);
+	while (mtu_bytes > opt.ib_mtu) {
+		mtu_bytes /= 2;
+		mtu--;
+	}
 	if (opt.mode == PINGPONG_UD && opt.size > mtu_bytes) {
 		fprintf(stderr, "vrdma-perf: --size %u: a UD message fits one packet of the "
 			"path MTU, %u here\n", opt.size, mtu_bytes);

@@ -46,6 +46,7 @@ struct vperf_opt {
 	uint8_t peer_mac[6];        /* the peer's Ethernet address */
 	bool peer_mac_set;
 	unsigned int accept_secs;   /* wait this long for the peer to connect */
+	uint32_t ib_mtu;            /* path MTU in bytes (theirs: -m, default 1024) */
 };
 extern struct vperf_opt opt;
 

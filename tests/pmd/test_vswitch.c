@@ -48,7 +48,12 @@ frame(const uint8_t *dst, enum kind k, uint16_t port)
 	assert_non_null(p);
 	memset(p, 0, len);
 	memcpy(p, dst, 6);
+	/* from the wire: another host; from device i: its guest, 02:00:00:00:10:0i */
 	memcpy(p + 6, other_mac, 6);
+	if (port != VSW_WIRE) {
+		p[10] = 0x10;
+		p[11] = (uint8_t)(port - VSW_DEV0);
+	}
 	switch (k) {
 	case PLAIN:
 		p[12] = 0x08;
@@ -112,8 +117,9 @@ test_classify_by_destination_and_kind(void **state)
 	/* device to device, both ways */
 	expect(dev_mac[1], ROCE4, VSW_DEV0 + 0, VSW_TO_ROCE, 1);
 	expect(dev_mac[0], PLAIN, VSW_DEV0 + 1, VSW_TO_GUEST, 0);
-	/* to itself */
+	/* to itself: dropped, but its engine's RoCE to itself (two of its QPs) goes back in */
 	expect(dev_mac[1], PLAIN, VSW_DEV0 + 1, VSW_DROP_SELF, -1);
+	expect(dev_mac[1], ROCE4, VSW_DEV0 + 1, VSW_TO_ROCE, 1);
 	/* broadcast, multicast: flood from anywhere */
 	expect(bcast, PLAIN, VSW_WIRE, VSW_FLOOD, -1);
 	expect(mcast, ROCE4, VSW_DEV0 + 1, VSW_FLOOD, -1);
@@ -180,13 +186,22 @@ test_switch_stage_delivers_copies_and_counts(void **state)
 	/* device 0's guest: the wire's broadcast; device 1's: its frame and both broadcasts */
 	assert_int_equal(drain(sw->devs[0].net_rx, VSW_WIRE), 1);
 	assert_int_equal(rte_ring_count(sw->devs[1].net_rx), 3);
-	for (i = 0; i < 3; i++) {
-		struct rte_mbuf *m = NULL;
+	{
+		/* in order: its unicast, the wire's broadcast, device 0's broadcast (a copy) */
+		static const uint16_t want_port[3] = { VSW_WIRE, VSW_WIRE, VSW_DEV0 + 0 };
+		static const uint8_t *const want_dst[3] = { dev_mac[1], bcast, bcast };
+		struct rte_mbuf *m[3] = { NULL };
 
-		assert_int_equal(rte_ring_dequeue(sw->devs[1].net_rx, (void **)&m), 0);
-		/* the copy of device 0's broadcast keeps the port it came from */
-		assert_true(m->port == VSW_WIRE || m->port == VSW_DEV0 + 0);
-		rte_pktmbuf_free(m);
+		for (i = 0; i < 3; i++) {
+			assert_int_equal(rte_ring_dequeue(sw->devs[1].net_rx, (void **)&m[i]), 0);
+			assert_int_equal(m[i]->port, want_port[i]);
+			assert_memory_equal(rte_pktmbuf_mtod(m[i], uint8_t *), want_dst[i], 6);
+			assert_int_equal(rte_pktmbuf_pkt_len(m[i]), 128);
+		}
+		/* copies are mbufs of their own */
+		assert_ptr_not_equal(m[1], m[2]);
+		assert_int_equal(rte_mbuf_refcnt_read(m[2]), 1);
+		rte_pktmbuf_free_bulk(m, 3);
 	}
 	assert_int_equal(rte_ring_count(sw->devs[1].roce_rx), 0);
 	vsw_stats_get(sw, &st);
@@ -211,6 +226,56 @@ test_switch_stage_delivers_copies_and_counts(void **state)
 	assert_int_equal(rte_mempool_avail_count(test_pool), avail);
 }
 
+/*
+ * A guest's NIC has its own MAC (QEMU's, not the device's): the switch
+ * learns it from the guest's frames, delivers to it, follows it when it
+ * moves, forgets it when it ages out, and never lets it take a device's own
+ * MAC.
+ */
+static void
+test_stations_behind_a_device_are_learned(void **state)
+{
+	static const uint8_t guest[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+	struct pipe_ctx ctx = { .lcore_id = rte_lcore_id(), .nb_workers = 1 };
+	struct rte_mbuf *pkts[2];
+	struct vsw_stats st;
+	uint16_t out;
+
+	(void)state;
+	memset(sw->lcore, 0, sizeof(sw->lcore));
+	/* unknown before the guest says anything */
+	expect(guest, PLAIN, VSW_WIRE, VSW_DROP_UNKNOWN, -1);
+	/* the guest behind device 1 sends (its ARP broadcast) */
+	pkts[0] = frame(bcast, PLAIN, VSW_DEV0 + 1);
+	memcpy(rte_pktmbuf_mtod_offset(pkts[0], uint8_t *, 6), guest, 6);
+	out = vsw_switch(sw, pkts, 1, &ctx);
+	assert_int_equal(out, 1);
+	rte_pktmbuf_free(pkts[0]);
+	drain(sw->devs[0].net_rx, VSW_DEV0 + 1);
+	expect(guest, PLAIN, VSW_WIRE, VSW_TO_GUEST, 1);
+	expect(guest, ROCE4, VSW_WIRE, VSW_TO_ROCE, 1);
+	expect(guest, ROCE4, VSW_DEV0 + 0, VSW_TO_ROCE, 1);
+	expect(guest, PLAIN, VSW_DEV0 + 1, VSW_DROP_SELF, -1);
+	expect(guest, ROCE4, VSW_DEV0 + 1, VSW_DROP_SELF, -1);
+	/* it moves behind device 0; a device's own MAC is not learned elsewhere */
+	pkts[0] = frame(other_mac, PLAIN, VSW_DEV0 + 0);
+	memcpy(rte_pktmbuf_mtod_offset(pkts[0], uint8_t *, 6), guest, 6);
+	pkts[1] = frame(other_mac, PLAIN, VSW_DEV0 + 1);
+	memcpy(rte_pktmbuf_mtod_offset(pkts[1], uint8_t *, 6), dev_mac[0], 6);
+	out = vsw_switch(sw, pkts, 2, &ctx);
+	assert_int_equal(out, 2);
+	rte_pktmbuf_free_bulk(pkts, 2);
+	expect(guest, PLAIN, VSW_WIRE, VSW_TO_GUEST, 0);
+	expect(dev_mac[0], PLAIN, VSW_WIRE, VSW_TO_GUEST, 0);
+	vsw_stats_get(sw, &st);
+	assert_int_equal(st.fdb_learned, 2);
+	assert_int_equal(st.fdb_full, 0);
+	/* unseen for longer than the ageing time: unknown again */
+	sw->now += sw->fdb_age + 1;
+	expect(guest, PLAIN, VSW_WIRE, VSW_DROP_UNKNOWN, -1);
+	expect(guest, PLAIN, VSW_DEV0 + 1, VSW_TO_WIRE, -1);
+}
+
 static int
 setup(void **state)
 {
@@ -223,6 +288,8 @@ setup(void **state)
 		return -1;
 	sw->pool = test_pool;
 	sw->nb_devs = NB_DEVS;
+	if (vsw_fdb_create(sw, "tv_fdb") != 0)
+		return -1;
 	for (i = 0; i < NB_DEVS; i++) {
 		char name[32];
 
@@ -246,6 +313,7 @@ teardown(void **state)
 		rte_ring_free(sw->devs[i].roce_rx);
 		rte_ring_free(sw->devs[i].net_rx);
 	}
+	vsw_fdb_free(sw);
 	rte_free(sw);
 	return test_eal_teardown(state);
 }
@@ -256,6 +324,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classify_by_destination_and_kind),
 		cmocka_unit_test(test_switch_stage_delivers_copies_and_counts),
+		cmocka_unit_test(test_stations_behind_a_device_are_learned),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# A Debian QEMU guest (TCG; scripts/guest-image.sh, scripts/guest-run.sh) on
+# vhost-user-rdma, with Linux's own virtio_net driver on device 0, in a
+# network namespace whose kernel is the peer on the wire (a net_tap port):
+#
+#   guest eth0 10.0.0.1 (device 0; QEMU's MAC, learned by the switch) --+
+#   device 1 (vrdma-perf, RC) -------+-- switch -- net_tap -- ns kernel 10.0.0.254
+#   device 2 (vrdma-perf, UD) -------+
+#
+#  1. the guest gets link and pings 10.0.0.254 (ARP flooded, replies switched);
+#  2. rdma_rxe in the guest runs ibv_rc_pingpong and ibv_ud_pingpong (100
+#     exchanges of 4096 B and 1024 B) against vrdma-perf --pingpong on
+#     devices 1 and 2 (GIDs ::ffff:10.0.0.2, ::ffff:10.0.0.3), the TCP
+#     exchange over the tap: lib/roce against Linux rxe, RC and UD, every
+#     message vrdma-perf receives checked;
+#  3. the backend, the guest and both servers end cleanly, every mbuf back.
+#
+# Needs root (a network namespace), qemu-system-x86 and the guest image
+# (scripts/setup.sh installs both).
+#
+# KEEP_WORK=1 copies the work directory (logs, guest console) to
+# /var/tmp/qemu-keep; OMNI_TMO and ACCEPT_TMO shorten the time limits.
+#
+# Usage: test_qemu_guest.sh SRC_DIR BUILD_DIR [SANITIZE]
+set -uo pipefail
+src=$1
+build=$2
+. "$src/tests/system/lib.sh"
+
+guest=$src/.sdk/guest
+backend=$build/app/vhost-user-rdma/vhost-user-rdma
+perf=$build/app/vrdma-perf/vrdma-perf
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: needs root for a network namespace"
+	exit 77
+fi
+for need in qemu-system-x86_64 ip; do
+	command -v "$need" >/dev/null || { fail "$need is installed (scripts/setup.sh)"; finish; exit 1; }
+done
+"$src/scripts/guest-image.sh" "$guest" > "$work/image.log" 2>&1 ||
+	{ fail "the guest image builds" "$(tail -5 "$work/image.log")"; finish; exit 1; }
+
+prefix=omniplane-qemu-$$
+ns=omniplane-qemu-$$
+dev0=02:56:52:44:4d:00
+dev1=02:56:52:44:4d:01
+dev2=02:56:52:44:4d:02
+# QEMU gives the guest's NIC its own MAC (its default for the first NIC),
+# not the device's: the switch learns it
+guestmac=52:54:00:12:34:56
+eal=(--no-huge --no-pci --no-telemetry --log-level=lib.eal:warning
+     --log-level=lib.vhost.config:warning --log-level=pmd.net.tap:error)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	ip netns del "$ns" 2>/dev/null
+	rm -rf "$work" /var/run/dpdk/"$prefix"-*
+}
+trap cleanup EXIT
+[ -n "${KEEP_WORK:-}" ] && trap 'rm -rf /var/tmp/qemu-keep; cp -r "$work" /var/tmp/qemu-keep; cleanup' EXIT
+ip netns add "$ns" || { fail "a network namespace can be made"; finish; exit 1; }
+in_ns() { ip netns exec "$ns" "$@"; }
+
+wait_log() { # FILE REGEX SECONDS
+	local i
+	for i in $(seq $((10 * $3))); do
+		grep -Eq "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+stop() { # PID SECONDS: SIGINT, wait; its exit status (124: it hung)
+	local i
+	kill -INT "$1" 2>/dev/null
+	for i in $(seq $((10 * $2))); do
+		kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"
+	return 124
+}
+dev_ctr() { # DEVICE NAME (absent counters are 0)
+	local v
+	v=$(grep "^device $1 " "$work/b.log" | tail -1 | grep -o " $2=[0-9]*" | cut -d= -f2)
+	echo "${v:-0}"
+}
+sw_ctr() { grep '^switch:' "$work/b.log" | tail -1 | grep -o " $1=[0-9]*" | cut -d= -f2; }
+
+# --- the backend, its tap wire in the namespace, the namespace's address
+# (through a shell that records its own pid and execs: the signals go to
+# the backend's timeout, not to ip)
+in_ns sh -c 'echo $$ > "$0"; exec "$@"' "$work/b.pid" \
+	timeout 900 "$backend" -l 0-1 "${eal[@]}" -m 256 --file-prefix "$prefix-b" \
+	--vdev net_tap0,iface=vurtap -- \
+	-s "$work/g.sock" -s "$work/r.sock" -s "$work/u.sock" --idle-sleep 50 \
+	> "$work/b.log" 2>&1 &
+pids+=($!)
+wait_log "$work/b.pid" '^[0-9]+$' 10
+b_pid=$(cat "$work/b.pid")
+pids+=("$b_pid")
+wait_log "$work/b.log" '^serving 3 device' 30 ||
+	fail "the backend starts" "$(tail -5 "$work/b.log")"
+in_ns ip link set lo up
+in_ns ip addr add 10.0.0.254/24 dev vurtap
+in_ns ip link set vurtap up
+
+# --- the two pingpong servers (their TCP exchange on the namespace's stack)
+pp() { # NAME SOCKET rc|ud PORT GID-IP SIZE
+	in_ns timeout 600 "$perf" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-$1" -- \
+		-a "$2" --pingpong "$3" --listen "$4" --gid-ip "$5" --peer-mac "$guestmac" \
+		--iters 100 --size "$6" --accept-timeout ${ACCEPT_TMO:-300} > "$work/$1.log" 2>&1 &
+	pids+=($!)
+	eval "pid_$1=$!"
+	wait_log "$work/$1.log" 'waiting for a client' 30 ||
+		fail "vrdma-perf $1 serves" "$(tail -5 "$work/$1.log")"
+}
+pp rc "$work/r.sock" rc 18515 10.0.0.2 4096
+pp ud "$work/u.sock" ud 18516 10.0.0.3 1024
+
+# --- the guest
+start=$(date +%s)
+GUEST_TIMEOUT=600 "$src/scripts/guest-run.sh" "$guest" "$work/g.sock" "$work/guest.log" \
+	omni.ip=10.0.0.1/24 "omni.neigh=10.0.0.2,$dev1" "omni.neigh=10.0.0.3,$dev2" \
+	omni.ping=10.0.0.254 omni.rc=10.0.0.254:18515 omni.ud=10.0.0.254:18516 omni.tmo=${OMNI_TMO:-240} \
+	> "$work/qemu.log" 2>&1
+q_rc=$?
+echo "# guest ran $(($(date +%s) - start)) s"
+tr -d '\r' < "$work/guest.log" > "$work/guest.txt"
+expect_eq "the guest boots, runs its tests and powers off (QEMU exit 0)" 0 "$q_rc"
+if grep -q 'carrier: 1' "$work/guest.txt"; then
+	pass "the guest's virtio_net (Linux) gets link from the backend"
+else
+	fail "the guest's virtio_net gets link" "$(grep -a omni-init "$work/guest.txt" | head -5)"
+fi
+result() { grep -a "^OMNI-RESULT $1 " "$work/guest.txt" | awk '{print $3}'; }
+expect_eq "the guest pings the namespace's kernel on the wire (5/5)" 0 "$(result ping)"
+expect_eq "rxe in the guest: ibv_rc_pingpong against lib/roce, 100 x 4096 B" 0 "$(result rc)"
+expect_eq "rxe in the guest: ibv_ud_pingpong against lib/roce, 100 x 1024 B" 0 "$(result ud)"
+
+wait "$pid_rc"
+rc_rc=$?
+wait "$pid_ud"
+ud_rc=$?
+expect_eq "vrdma-perf RC and UD servers exit 0" "0 0" "$rc_rc $ud_rc"
+if grep -q 'pingpong rc: 100 messages of 4096 bytes each way.*verified' "$work/rc.log" &&
+   grep -q 'pingpong ud: 100 messages of 1024 bytes each way.*verified' "$work/ud.log"; then
+	pass "every message from rxe reached vrdma-perf whole (RC 4096 B, UD 1024 B + GRH)"
+else
+	fail "every message from rxe reached vrdma-perf whole" "$(tail -3 "$work/rc.log"; tail -3 "$work/ud.log")"
+fi
+
+kill -INT "$b_pid"
+wait "${pids[0]}"
+expect_eq "the backend exits 0 on SIGINT" 0 $?
+if grep -Eq '^mbufs: ([0-9]+) of \1 in the pool$' "$work/b.log"; then
+	pass "the backend: every mbuf back in the pool"
+else
+	fail "the backend: every mbuf back in the pool" "$(tail -5 "$work/b.log")"
+fi
+# the guest's traffic: Ethernet (ARP, ICMP, TCP) both ways, and its rxe's
+# RoCE frames, which device 0's engine passed on (no GID of its own there)
+if [ "$(dev_ctr 0 net_rx_frames)" -gt 200 ] && [ "$(dev_ctr 0 net_tx_frames)" -gt 200 ]; then
+	pass "device 0 carried the guest's frames both ways ($(dev_ctr 0 net_rx_frames) in, $(dev_ctr 0 net_tx_frames) out)"
+else
+	fail "device 0 carried the guest's frames both ways" "$(grep '^device 0' "$work/b.log" | tail -1)"
+fi
+if [ "$(sw_ctr fdb_learned)" -ge 1 ]; then
+	pass "the switch learned the guest's own MAC behind device 0"
+else
+	fail "the switch learned the guest's own MAC behind device 0" "$(grep '^switch:' "$work/b.log" | tail -1)"
+fi
+expect_eq "devices 1 and 2 posted the servers' sends (100 each)" "100 100" \
+	"$(dev_ctr 1 sq_posted) $(dev_ctr 2 sq_posted)"
+echo "# switch: $(grep '^switch:' "$work/b.log" | tail -1)"
+echo "# guest rxe counters: $(sed -n '/OMNI-RESULT ud/,/OMNI-DONE/p' "$work/guest.txt" | grep -a -E '^[a-z_]+ [0-9]+$' | awk '$2 != 0' | tr '\n' ' ')"
+
+finish
