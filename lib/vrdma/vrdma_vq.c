@@ -60,6 +60,34 @@ add_writable(const struct rte_vhost_memory *mem, uint64_t gpa, uint32_t len,
 	return 0;
 }
 
+/* Translate a readable buffer into pieces (lazy reading). @return 0 or -1 (counted). */
+static int
+add_readable(const struct rte_vhost_memory *mem, uint64_t gpa, uint32_t len,
+	     struct vrdma_chain *ch, struct vrdma_vq_stats *st)
+{
+	while (len > 0) {
+		uint64_t n = len;
+		uint64_t va = rte_vhost_va_from_guest_pa((struct rte_vhost_memory *)(uintptr_t)mem,
+							 gpa, &n);
+
+		if (va == 0 || n == 0) {
+			st->bad_addr++;
+			return -1;
+		}
+		if (ch->nr == VRDMA_VQ_MAX_RSEG) {
+			st->too_long++;
+			return -1;
+		}
+		ch->rseg[ch->nr].host = (uint8_t *)(uintptr_t)va;
+		ch->rseg[ch->nr].len = (uint32_t)n;
+		ch->nr++;
+		ch->rlen += (uint32_t)n;
+		gpa += n;
+		len -= (uint32_t)n;
+	}
+	return 0;
+}
+
 /* One descriptor's buffer into the chain. @return 0 or -1 (counted). */
 static int
 take_buffer(const struct rte_vhost_memory *mem, const struct vring_desc *d, uint8_t *rbuf,
@@ -76,6 +104,8 @@ take_buffer(const struct rte_vhost_memory *mem, const struct vring_desc *d, uint
 		st->too_long++;
 		return -1;
 	}
+	if (rbuf == NULL)
+		return add_readable(mem, d->addr, d->len, ch, st);
 	if (guest_read(mem, d->addr, rbuf + ch->rlen, d->len) < 0) {
 		st->bad_addr++;
 		return -1;
@@ -163,6 +193,7 @@ vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_t *r
 	ch->rlen = 0;
 	ch->wlen = 0;
 	ch->nw = 0;
+	ch->nr = 0;
 	ch->head = head;
 	i = head;
 	for (seen = 0; ; seen++) {
@@ -191,6 +222,27 @@ vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_t *r
 		}
 		i = d.next;
 	}
+}
+
+uint32_t
+vrdma_chain_read(const struct vrdma_chain *ch, uint32_t off, void *dst, uint32_t len)
+{
+	uint8_t *d = dst;
+	uint32_t done = 0, i;
+
+	for (i = 0; i < ch->nr && done < len; i++) {
+		uint32_t n;
+
+		if (off >= ch->rseg[i].len) {
+			off -= ch->rseg[i].len;
+			continue;
+		}
+		n = RTE_MIN(ch->rseg[i].len - off, len - done);
+		memcpy(d + done, ch->rseg[i].host + off, n);
+		done += n;
+		off = 0;
+	}
+	return done;
 }
 
 uint32_t

@@ -20,6 +20,8 @@
 
 /* Most device-writable pieces of one chain (after translation). */
 #define VRDMA_VQ_MAX_WSEG 64
+/* Most device-readable pieces of a chain read lazily (vrdma_vq_pop() with no buffer). */
+#define VRDMA_VQ_MAX_RSEG 16
 
 struct vrdma_vq {
 	struct vring_desc *desc;
@@ -40,10 +42,12 @@ struct vrdma_wseg {
 /* One chain, taken from the ring. */
 struct vrdma_chain {
 	uint16_t head;
-	uint32_t rlen;                 /* readable bytes, copied to the caller's buffer */
+	uint32_t rlen;                 /* readable bytes, copied to the caller's buffer (or in rseg) */
 	uint32_t wlen;                 /* writable bytes, in wseg */
 	uint32_t nw;
+	uint32_t nr;                   /* readable pieces in rseg (lazy reading only) */
 	struct vrdma_wseg wseg[VRDMA_VQ_MAX_WSEG];
+	struct vrdma_wseg rseg[VRDMA_VQ_MAX_RSEG];
 };
 
 /* Why a chain or a ring was refused (counted per device). */
@@ -56,7 +60,9 @@ struct vrdma_vq_stats {
 
 /*
  * Take the next available chain of @p vq. Its readable bytes are copied to
- * @p rbuf (at most @p rcap).
+ * @p rbuf (at most @p rcap); with @p rbuf NULL they are only translated,
+ * into ch->rseg, for the caller to copy out the parts it uses with
+ * vrdma_chain_read() (each part once, before use).
  * @return 1 with @p ch filled; 0 when none is available; -1 when the chain
  *   is malformed (counted in @p st; the chain is consumed and ch->head set
  *   when the head was valid, so the caller may return it used with 0
@@ -72,6 +78,12 @@ int vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_
  *   broken (as vrdma_vq_pop()).
  */
 int vrdma_vq_skip(struct vrdma_vq *vq, uint16_t *head, struct vrdma_vq_stats *st);
+
+/*
+ * Copy @p len readable bytes of a lazily read chain, from byte @p off on,
+ * to @p dst. @return bytes copied (fewer when the chain is shorter).
+ */
+uint32_t vrdma_chain_read(const struct vrdma_chain *ch, uint32_t off, void *dst, uint32_t len);
 
 /* Copy @p len bytes to a chain's writable buffers. @return bytes written. */
 uint32_t vrdma_chain_write(const struct vrdma_chain *ch, const void *src, uint32_t len);

@@ -71,14 +71,22 @@ queue_is_empty_cap(struct roce_qp *qp, bool recv)
 static int
 sq_request(struct vrdma_wq *w, struct roce_qp *qp, bool ud, const struct vrdma_chain *ch)
 {
+	const uint32_t head = offsetof(struct vrdma_sq_req, inline_data);
+	const uint32_t tail = offsetof(struct vrdma_sq_req, num_sge);
 	struct roce_dev *dev = w->r->dev;
-	/* the device's own copy of the request: read in place */
-	const struct vrdma_sq_req *q = (const struct vrdma_sq_req *)w->buf;
+	/*
+	 * The device's own copy of the parts in use: the head, the tail with
+	 * num_sge, then the inline data or the SGEs, each read once from
+	 * guest memory; the unused inline area is never read.
+	 */
+	struct vrdma_sq_req *q = (struct vrdma_sq_req *)w->buf;
 	struct roce_sge sge[ROCE_MAX_SGE];
 	struct roce_send_wr wr;
 	uint32_t nsge = 0, want;
 	int rc;
 
+	vrdma_chain_read(ch, 0, q, head);
+	vrdma_chain_read(ch, tail, (uint8_t *)q + tail, sizeof(*q) - tail);
 	memset(&wr, 0, sizeof(wr));
 	wr.wr_id = rte_le_to_cpu_64(q->wr_id);
 	wr.opcode = q->opcode;
@@ -86,15 +94,18 @@ sq_request(struct vrdma_wq *w, struct roce_qp *qp, bool ud, const struct vrdma_c
 	wr.imm_data = q->imm_data;
 	if (q->send_flags & ROCE_SEND_INLINE) {
 		wr.inline_len = rte_le_to_cpu_16(q->inline_len);
-		wr.inline_data = w->buf + offsetof(struct vrdma_sq_req, inline_data);
+		wr.inline_data = q->inline_data;
 		want = sizeof(*q);
 		if (wr.inline_len > sizeof(q->inline_data))
 			goto refuse;
+		vrdma_chain_read(ch, head, q->inline_data, wr.inline_len);
 	} else {
 		nsge = le32(q->num_sge);
 		if (nsge > ROCE_MAX_SGE)
 			goto refuse;
 		want = sizeof(*q) + nsge * sizeof(struct vrdma_sge);
+		vrdma_chain_read(ch, sizeof(*q), w->buf + sizeof(*q),
+				 nsge * sizeof(struct vrdma_sge));
 		sges_in(sge, w->buf + sizeof(*q), nsge);
 		wr.num_sge = nsge;
 		wr.sg_list = sge;
@@ -139,7 +150,7 @@ rq_request(struct vrdma_wq *w, struct roce_qp *qp, const struct vrdma_chain *ch)
 	uint32_t nsge;
 	int rc;
 
-	memcpy(&q, w->buf, sizeof(q));
+	vrdma_chain_read(ch, 0, &q, sizeof(q));
 	nsge = le32(q.num_sge);
 	memset(&wr, 0, sizeof(wr));
 	wr.wr_id = rte_le_to_cpu_64(q.wr_id);
@@ -148,7 +159,8 @@ rq_request(struct vrdma_wq *w, struct roce_qp *qp, const struct vrdma_chain *ch)
 		goto refuse;
 	if (roce_qp_cur_state(qp) == ROCE_QPS_RESET)
 		return -EAGAIN;
-	sges_in(sge, w->buf + sizeof(q), nsge);
+	vrdma_chain_read(ch, sizeof(q), w->buf, nsge * sizeof(struct vrdma_sge));
+	sges_in(sge, w->buf, nsge);
 	wr.num_sge = nsge;
 	wr.sg_list = sge;
 	rc = roce_post_recv(qp, &wr, 1, NULL);
@@ -188,7 +200,8 @@ wq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, bool recv, uint6
 	unsigned int n;
 
 	for (n = 0; n < VRDMA_WQ_BURST; n++) {
-		int rc = vrdma_vq_pop(vq, w->mem, w->buf, cap, &ch, w->vqst);
+		/* lazily: only the parts of a request in use are copied out */
+		int rc = vrdma_vq_pop(vq, w->mem, NULL, cap, &ch, w->vqst);
 
 		if (rc == 0)
 			break;

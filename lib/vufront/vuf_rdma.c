@@ -491,17 +491,11 @@ wq_reclaim(struct wq *w)
 	}
 }
 
-/* Queue a request (@p head, then @p nsge SGEs) on @p w; the caller kicks. */
+/* A free request slot of @p w for @p len bytes (reclaiming used ones). */
 static int
-wq_post(struct vuf_rdma *d, struct wq *w, const void *head, uint32_t hlen,
-	const struct vrdma_sge *sg, uint32_t nsge)
+wq_take(struct vuf_rdma *d, struct wq *w, uint32_t len, uint8_t **slot)
 {
-	struct vuf_buf b;
-	uint8_t *slot;
-	uint16_t i;
-	int rc;
-
-	if (!w->up || hlen + nsge * sizeof(*sg) > w->slot)
+	if (!w->up || len > w->slot)
 		return -EINVAL;
 	wq_reclaim(w);
 	if (w->nfree == 0) {
@@ -511,30 +505,62 @@ wq_post(struct vuf_rdma *d, struct wq *w, const void *head, uint32_t hlen,
 		if (w->nfree == 0)
 			return -ENOSPC;
 	}
-	i = w->free[--w->nfree];
-	slot = w->reqs + (size_t)i * w->slot;
+	*slot = w->reqs + (size_t)w->free[--w->nfree] * w->slot;
+	return 0;
+}
+
+/* Make the filled @p slot available to the device; the caller kicks. */
+static int
+wq_give(struct wq *w, uint8_t *slot, uint32_t len)
+{
+	struct vuf_buf b = { slot, len };
+	int rc = vuf_vq_add(&w->vq, &b, 1, NULL, 0, slot);
+
+	if (rc != 0)
+		w->free[w->nfree++] = (uint16_t)((slot - w->reqs) / w->slot);
+	return rc;
+}
+
+/* Queue a request (@p head, then @p nsge SGEs) on @p w; the caller kicks. */
+static int
+wq_post(struct vuf_rdma *d, struct wq *w, const void *head, uint32_t hlen,
+	const struct vrdma_sge *sg, uint32_t nsge)
+{
+	uint8_t *slot;
+	int rc = wq_take(d, w, hlen + nsge * sizeof(*sg), &slot);
+
+	if (rc != 0)
+		return rc;
 	memcpy(slot, head, hlen);
 	if (nsge > 0)
 		memcpy(slot + hlen, sg, nsge * sizeof(*sg));
-	b.addr = slot;
-	b.len = hlen + nsge * sizeof(*sg);
-	rc = vuf_vq_add(&w->vq, &b, 1, NULL, 0, slot);
-	if (rc != 0) {
-		w->free[w->nfree++] = i;
-		return rc;
-	}
-	return 0;
+	return wq_give(w, slot, hlen + nsge * sizeof(*sg));
 }
 
 static int
 send_one(struct vuf_rdma *d, uint32_t qpn, const struct vrdma_sq_req *req,
 	 const struct vrdma_sge *sg)
 {
-	uint32_t n = (req->send_flags & VRDMA_SEND_INLINE) ? 0 : le32toh(req->num_sge);
+	const size_t head = offsetof(struct vrdma_sq_req, inline_data);
+	const size_t tail = offsetof(struct vrdma_sq_req, num_sge);
+	bool inl = (req->send_flags & VRDMA_SEND_INLINE) != 0;
+	uint32_t n = inl ? 0 : le32toh(req->num_sge);
+	struct wq *w = &d->sqs[qpn];
+	uint8_t *slot;
+	int rc;
 
-	if (n > MAX_SGE)
+	if (n > MAX_SGE || (inl && le16toh(req->inline_len) > sizeof(req->inline_data)))
 		return -EINVAL;
-	return wq_post(d, &d->sqs[qpn], req, sizeof(*req), sg, n);
+	rc = wq_take(d, w, sizeof(*req) + n * sizeof(*sg), &slot);
+	if (rc != 0)
+		return rc;
+	memcpy(slot, req, head);
+	if (inl)
+		memcpy(slot + head, req->inline_data, le16toh(req->inline_len));
+	memcpy(slot + tail, (const uint8_t *)req + tail, sizeof(*req) - tail);
+	if (n > 0)
+		memcpy(slot + sizeof(*req), sg, n * sizeof(*sg));
+	return wq_give(w, slot, sizeof(*req) + n * sizeof(*sg));
 }
 
 int

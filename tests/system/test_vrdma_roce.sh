@@ -33,6 +33,8 @@ cleanup() {
 	for p in "${pids[@]}"; do
 		kill -KILL "$p" 2>/dev/null
 	done
+	# and their children: killing a timeout wrapper leaves its command running
+	pkill -KILL -f -- "$work/" 2>/dev/null
 	rm -rf "$work" /var/run/dpdk/"$prefix"-*
 }
 trap cleanup EXIT
