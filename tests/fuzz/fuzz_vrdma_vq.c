@@ -8,14 +8,17 @@
  * 0x10000 in one region; the input fills it from the start: the 16-entry
  * descriptor table (256 bytes), then the available ring (flags, idx,
  * ring[16]), then buffers and indirect tables. The input's first byte is
- * the device's last available index.
+ * the device's last available index; its low bit picks lazy reading (no
+ * buffer: readable pieces translated, read with vrdma_chain_read()).
  *
  * Oracle beyond the sanitizers: a chain's readable bytes fit the caller's
- * buffer; its writable pieces lie inside guest memory and add up to its
- * writable length; a refused chain or ring is counted; at most 16 chains
- * come out of a 16-entry ring before it runs dry or is found broken.
+ * buffer; its readable and writable pieces lie inside guest memory and add
+ * up to its readable and writable lengths, and a lazy read gives exactly
+ * the readable length; a refused chain or ring is counted; at most 16
+ * chains come out of a 16-entry ring before it runs dry or is found broken.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +66,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	vq.last_avail = data[0];
 	vq.live = true;
 	for (;;) {
-		int rc = vrdma_vq_pop(&vq, &mem.m, rbuf, RCAP, &ch, &st);
-		uint32_t i, sum = 0;
+		bool lazy = data[0] & 1;
+		int rc = vrdma_vq_pop(&vq, &mem.m, lazy ? NULL : rbuf, RCAP, &ch, &st);
+		uint32_t i, sum = 0, rsum = 0;
 
 		if (rc == 0)
 			break;
@@ -92,6 +96,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (sum != ch.wlen)
 			abort();
+		if (lazy) {
+			for (i = 0; i < ch.nr; i++) {
+				const uint8_t *p = ch.rseg[i].host;
+
+				if (p < g || p + ch.rseg[i].len > g + GLEN)
+					abort();
+				rsum += ch.rseg[i].len;
+			}
+			if (rsum != ch.rlen || ch.nr > VRDMA_VQ_MAX_RSEG ||
+			    vrdma_chain_read(&ch, 0, rbuf, RCAP) != ch.rlen)
+				abort();
+		}
 		vrdma_vq_push(&vq, ch.head, vrdma_chain_write(&ch, rbuf, RTE_MIN(ch.rlen, ch.wlen)));
 	}
 	return 0;
