@@ -3,8 +3,7 @@
  */
 
 /*
- * The cost of the virtio layer: RC SEND of 64 B messages between two
- * devices, side A (sender) on lcore 0 (CPU 0) and side B (receiver) on
+ * The cost of the virtio layer: RC SEND between two devices, side A (sender) on lcore 0 (CPU 0) and side B (receiver) on
  * lcore 1 (CPU 1), joined by rte_rings, measured two ways in alternating
  * rounds of the same run:
  *
@@ -14,13 +13,17 @@
  *  - direct: two lib/roce devices, the same loop calling roce_post_send(),
  *    roce_post_recv() and roce_cq_poll() itself.
  *
- * Same workload both ways: up to 128 SENDs in flight, every 32nd signaled,
- * 256 receives posted and each reposted as it completes; sends and
- * receives are posted as lists (one device notification per list, as a
- * virtio driver batches). The figure is the
- * receiver's message rate, the median of the rounds, and the virtio rate
- * as a share of the direct one (goal: 70% or more; printed, never a
- * failure). A lost or failed completion fails the run.
+ * Same workload both ways, two workloads, each on pairs of its own:
+ *  - message rate: 64 B, up to 128 SENDs in flight, every 32nd signaled,
+ *    256 receives posted;
+ *  - bandwidth: 16 KiB (4 packets of 4096), 16 in flight, every 4th
+ *    signaled, 64 receives;
+ * each receive reposted as it completes; sends and receives are posted as
+ * lists (one device notification per list, as a virtio driver batches).
+ * The figure is the receiver's message rate (and bandwidth), the median of
+ * the rounds, and the virtio rate as a share of the direct one (goal for
+ * the message rate: 70% or more; printed, never a failure). A lost or
+ * failed completion fails the run.
  * OMNIPLANE_PERF_QUICK=1 runs short rounds.
  */
 
@@ -46,12 +49,22 @@
 
 #define ROUNDS 5
 #define ROUNDS_QUICK 3
-#define MSG 64
-#define DEPTH 128      /* SENDs in flight */
-#define SIGNAL 32      /* every SIGNAL-th SEND is signaled */
-#define RQ_DEPTH 256
+#define DEPTH 128      /* most SENDs in flight (array sizes) */
+#define RQ_DEPTH 256   /* most receives posted (array sizes) */
 #define BURST 32
 #define GOAL 0.70
+
+/* One workload: message size, SENDs in flight, 1 in signal signaled, receives posted. */
+struct workload {
+	const char *name;
+	uint32_t msg, depth, signal, rq;
+};
+static const struct workload wl_rate = { "message rate", 64, 128, 32, 256 };
+static const struct workload wl_bw = { "bandwidth", 16384, 16, 4, 64 };
+/* the workload of the sides being run or set up */
+static const struct workload *wl = &wl_rate;
+#define MSG (wl->msg)
+#define SIGNAL (wl->signal)
 
 /* One side's verbs, either way. */
 struct side {
@@ -75,7 +88,6 @@ struct side {
 	int failed;
 };
 
-static struct rte_ring *a2b, *b2a, *va2b, *vb2a;
 static struct rte_mempool *pool;
 static volatile bool stop;
 static char sock_dir[64];
@@ -155,7 +167,7 @@ post_recvs(struct side *s, const uint64_t *ids, unsigned int n)
 		struct vrdma_sge g[RQ_DEPTH];
 
 		for (i = 0; i < n; i++) {
-			g[i].addr = htole64(vuf_rdma_gpa(s->d, s->buf + (ids[i] % RQ_DEPTH) * MSG));
+			g[i].addr = htole64(vuf_rdma_gpa(s->d, s->buf + (ids[i] % wl->rq) * MSG));
 			g[i].length = htole32(MSG);
 			g[i].lkey = htole32(s->vlkey);
 		}
@@ -165,7 +177,7 @@ post_recvs(struct side *s, const uint64_t *ids, unsigned int n)
 		struct roce_recv_wr w[RQ_DEPTH];
 
 		for (i = 0; i < n; i++) {
-			g[i].addr = (uintptr_t)(s->buf + (ids[i] % RQ_DEPTH) * MSG);
+			g[i].addr = (uintptr_t)(s->buf + (ids[i] % wl->rq) * MSG);
 			g[i].length = MSG;
 			g[i].lkey = s->lkey;
 			w[i].wr_id = ids[i];
@@ -225,7 +237,7 @@ receiver(void *arg)
 		s->loops++;
 		s->idle += n == 0;
 		for (i = 0; i < n; i++)
-			ids[i] += RQ_DEPTH;
+			ids[i] += wl->rq;
 		if (n > 0 && post_recvs(s, ids, (unsigned int)n) != 0) {
 			s->failed = 1;
 			return -1;
@@ -271,8 +283,8 @@ round_rate(struct side *a, struct side *b, double secs)
 		 */
 		a->inflight -= RTE_MIN(a->inflight, (uint64_t)n * SIGNAL);
 		a->loops++;
-		if (a->inflight < DEPTH) {
-			unsigned int k = post_sends(a, a->seq, (unsigned int)(DEPTH - a->inflight));
+		if (a->inflight < wl->depth) {
+			unsigned int k = post_sends(a, a->seq, (unsigned int)(wl->depth - a->inflight));
 
 			a->seq += k;
 			a->inflight += k;
@@ -308,15 +320,15 @@ gid_of(uint8_t *gid, uint8_t last)
 static void
 direct_up(struct side *s, uint8_t last, struct rte_ring *rx, struct rte_ring *tx)
 {
-	struct roce_dev_conf dc = { .name = last == 1 ? "direct_a" : "direct_b", .mtu = 4200,
+	struct roce_dev_conf dc = { .name = last % 2 ? "direct_a" : "direct_b", .mtu = 4200,
 				    .rx_ring = rx, .tx_ring = tx, .pool = pool,
 				    .socket_id = SOCKET_ID_ANY };
 	struct roce_cq_conf cc = { .cqe = 1024 };
-	struct roce_mr_conf mc = { .length = RQ_DEPTH * MSG,
+	struct roce_mr_conf mc = { .length = RQ_DEPTH * 64 + 64 * 16384,
 				   .access = ROCE_ACCESS_LOCAL_WRITE };
 	struct roce_qp_init_attr ia = {
 		.qp_type = ROCE_QPT_RC,
-		.cap = { .max_send_wr = 256, .max_recv_wr = RQ_DEPTH, .max_send_sge = 1,
+		.cap = { .max_send_wr = 256, .max_recv_wr = wl->rq, .max_send_sge = 1,
 			 .max_recv_sge = 1 },
 	};
 	struct roce_pd *pd;
@@ -331,7 +343,8 @@ direct_up(struct side *s, uint8_t last, struct rte_ring *rx, struct rte_ring *tx
 	s->dev = roce_dev_create(&dc, err, sizeof(err));
 	if (s->dev == NULL)
 		fail(err);
-	s->buf = rte_zmalloc("bench_vrdma", RQ_DEPTH * MSG, 4096);
+	s->buf = rte_zmalloc("bench_vrdma", (size_t)wl->rq * MSG, 4096);
+	mc.length = (uint64_t)wl->rq * MSG;
 	mc.host = s->buf;
 	mc.iova = (uintptr_t)s->buf;
 	pd = roce_pd_alloc(s->dev);
@@ -384,16 +397,17 @@ direct_connect(struct side *s, const struct side *peer)
 
 /* ---------------- set-up: virtio ---------------- */
 
-static struct side va, vb;
+/* the virtio pair being set up: both devices polled while commands wait */
+static struct side *setup_a, *setup_b;
 
 static void
 poll_both(void *arg)
 {
 	(void)arg;
-	if (va.vdev != NULL)
-		vrdma_dev_poll(va.vdev);
-	if (vb.vdev != NULL)
-		vrdma_dev_poll(vb.vdev);
+	if (setup_a != NULL && setup_a->vdev != NULL)
+		vrdma_dev_poll(setup_a->vdev);
+	if (setup_b != NULL && setup_b->vdev != NULL)
+		vrdma_dev_poll(setup_b->vdev);
 }
 
 static void
@@ -412,7 +426,7 @@ virtio_up(struct side *s, uint8_t last, struct rte_ring *rx, struct rte_ring *tx
 	};
 	struct vrdma_cmd_create_qp q = {
 		.qp_type = ROCE_QPT_RC,
-		.cap = { .max_send_wr = htole32(256), .max_recv_wr = htole32(RQ_DEPTH),
+		.cap = { .max_send_wr = htole32(256), .max_recv_wr = htole32(wl->rq),
 			 .max_send_sge = htole32(1), .max_recv_sge = htole32(1) },
 	};
 	struct vrdma_cmd_add_gid g = { .index = 0 };
@@ -444,10 +458,10 @@ virtio_up(struct side *s, uint8_t last, struct rte_ring *rx, struct rte_ring *tx
 	while (vuf_rdma_cmd(s->d, VRDMA_CMD_ADD_GID, &g, sizeof(g), NULL, 0) != 0)
 		if (rte_get_timer_cycles() > end)
 			fail("ADD_GID");
-	s->buf = vuf_mem_alloc(vuf_rdma_mem(s->d), RQ_DEPTH * MSG, 4096);
+	s->buf = vuf_mem_alloc(vuf_rdma_mem(s->d), (size_t)wl->rq * MSG, 4096);
 	if (s->buf == NULL || vuf_rdma_create_pd(s->d, &pdn) != 0 ||
 	    vuf_rdma_create_cq(s->d, 1024, &s->vcqn) != 0 ||
-	    vuf_rdma_reg_mr(s->d, pdn, s->buf, RQ_DEPTH * MSG, ROCE_ACCESS_LOCAL_WRITE,
+	    vuf_rdma_reg_mr(s->d, pdn, s->buf, (uint64_t)wl->rq * MSG, ROCE_ACCESS_LOCAL_WRITE,
 			    &s->vlkey, &rkey) != 0)
 		fail("virtio set-up");
 	q.pdn = htole32(pdn);
@@ -511,59 +525,64 @@ cmp_double(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-int
-main(void)
+static struct rte_ring *
+ring(const char *what, unsigned int k)
 {
-	bool quick = getenv("OMNIPLANE_PERF_QUICK") != NULL;
-	unsigned int rounds = quick ? ROUNDS_QUICK : ROUNDS, i, k;
-	double secs = quick ? 0.5 : 1.5, dr[ROUNDS], vr[ROUNDS], d, v;
-	struct side da, db;
+	char name[RTE_RING_NAMESIZE];
+	struct rte_ring *r;
+
+	snprintf(name, sizeof(name), "bench_%s%u", what, k);
+	r = rte_ring_create(name, 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (r == NULL)
+		fail("no memory for a ring");
+	return r;
+}
+
+/*
+ * One workload: a direct pair and a virtio pair of its own, set up, then
+ * measured in alternating rounds. @return the virtio rate as a share of
+ * the direct one.
+ */
+static double
+run_workload(const struct workload *w, unsigned int k, unsigned int rounds, double secs,
+	     int huge)
+{
+	struct side da, db, va, vb;
+	struct rte_ring *a2b = ring("a2b", k), *b2a = ring("b2a", k);
+	struct rte_ring *va2b = ring("va2b", k), *vb2a = ring("vb2a", k);
+	double dr[ROUNDS], vr[ROUNDS], d, v;
+	uint64_t ids[RQ_DEPTH];
 	char pa[96], pb[96];
-	int huge;
+	unsigned int i;
 
-	huge = test_eal_init_perf_lcores("bench_vrdma", "0@0,1@1");
-	if (huge < 0)
-		return 1;
-	if (rte_lcore_count() < 2) {
-		printf("SKIP: bench_vrdma needs two lcores (one per side)\n");
-		return 77;
-	}
-	pool = rte_pktmbuf_pool_create("bench_vrdma", 16383, 256, 0, 4096 + 256, SOCKET_ID_ANY);
-	a2b = rte_ring_create("bench_a2b", 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	b2a = rte_ring_create("bench_b2a", 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	va2b = rte_ring_create("bench_va2b", 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	vb2a = rte_ring_create("bench_vb2a", 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	snprintf(sock_dir, sizeof(sock_dir), "/tmp/bench-vrdma-XXXXXX");
-	if (pool == NULL || a2b == NULL || b2a == NULL || va2b == NULL || vb2a == NULL ||
-	    mkdtemp(sock_dir) == NULL)
-		fail("no memory");
-	snprintf(pa, sizeof(pa), "%s/a.sock", sock_dir);
-	snprintf(pb, sizeof(pb), "%s/b.sock", sock_dir);
-
+	wl = w;
+	snprintf(pa, sizeof(pa), "%s/a%u.sock", sock_dir, k);
+	snprintf(pb, sizeof(pb), "%s/b%u.sock", sock_dir, k);
 	/* a wire per pair: what one pair leaves in flight at the end of a round waits for it */
-	direct_up(&da, 1, b2a, a2b);
-	direct_up(&db, 2, a2b, b2a);
+	direct_up(&da, (uint8_t)(1 + 4 * k), b2a, a2b);
+	direct_up(&db, (uint8_t)(2 + 4 * k), a2b, b2a);
 	direct_connect(&da, &db);
 	direct_connect(&db, &da);
-	virtio_up(&va, 3, vb2a, va2b, pa);
-	virtio_up(&vb, 4, va2b, vb2a, pb);
+	setup_a = &va;
+	setup_b = &vb;
+	memset(&va, 0, sizeof(va));
+	memset(&vb, 0, sizeof(vb));
+	virtio_up(&va, (uint8_t)(3 + 4 * k), vb2a, va2b, pa);
+	virtio_up(&vb, (uint8_t)(4 + 4 * k), va2b, vb2a, pb);
 	virtio_connect(&va, &vb);
 	virtio_connect(&vb, &va);
 	/* from now on each side's guest polls its own device only (its own lcore) */
 	vuf_rdma_set_poll(va.d, poll_own, &va);
 	vuf_rdma_set_poll(vb.d, poll_own, &vb);
-	{
-		uint64_t ids[RQ_DEPTH];
+	setup_a = setup_b = NULL;
+	for (i = 0; i < w->rq; i++)
+		ids[i] = i;
+	if (post_recvs(&db, ids, w->rq) != 0 || post_recvs(&vb, ids, w->rq) != 0)
+		fail("initial receives");
 
-		for (k = 0; k < RQ_DEPTH; k++)
-			ids[k] = k;
-		if (post_recvs(&db, ids, RQ_DEPTH) != 0 || post_recvs(&vb, ids, RQ_DEPTH) != 0)
-			fail("initial receives");
-	}
-
-	printf("virtio layer cost: RC SEND %u B, %u in flight (1 in %u signaled), %u receives "
-	       "posted; sender on lcore 0, receiver on lcore 1, rte_ring wire, %u rounds of "
-	       "%.1f s, %s\n", MSG, DEPTH, SIGNAL, RQ_DEPTH, rounds, secs,
+	printf("virtio layer cost, %s: RC SEND %u B, %u in flight (1 in %u signaled), %u "
+	       "receives posted; sender on lcore 0, receiver on lcore 1, rte_ring wire, %u rounds "
+	       "of %.1f s, %s\n", w->name, w->msg, w->depth, w->signal, w->rq, rounds, secs,
 	       huge ? "hugepages" : "4K pages (--no-huge)");
 	for (i = 0; i < rounds; i++) {
 		dr[i] = round_rate(&da, &db, secs) / 1e6;
@@ -576,15 +595,40 @@ main(void)
 	qsort(vr, rounds, sizeof(vr[0]), cmp_double);
 	d = dr[rounds / 2];
 	v = vr[rounds / 2];
-	printf("RC SEND 64 B through vrdma + vuf_rdma %8.3f M msg/s   lib/roce direct %8.3f M msg/s"
-	       "   ratio %5.1f%%   (goal >= %.0f%%)\n", v, d, d > 0 ? 100 * v / d : 0, 100 * GOAL);
-
+	printf("RC SEND %u B through vrdma + vuf_rdma %8.3f M msg/s %7.2f Gb/s   lib/roce direct "
+	       "%8.3f M msg/s %7.2f Gb/s   ratio %5.1f%%%s\n", w->msg, v, v * w->msg * 8 / 1e3,
+	       d, d * w->msg * 8 / 1e3, d > 0 ? 100 * v / d : 0,
+	       w == &wl_rate ? "   (goal >= 70%)" : "");
 	vuf_rdma_close(va.d);
 	vuf_rdma_close(vb.d);
 	vrdma_dev_destroy(va.vdev);
 	vrdma_dev_destroy(vb.vdev);
 	unlink(pa);
 	unlink(pb);
+	return d > 0 ? v / d : 0;
+}
+
+int
+main(void)
+{
+	bool quick = getenv("OMNIPLANE_PERF_QUICK") != NULL;
+	unsigned int rounds = quick ? ROUNDS_QUICK : ROUNDS;
+	double secs = quick ? 0.5 : 1.5;
+	int huge;
+
+	huge = test_eal_init_perf_lcores("bench_vrdma", "0@0,1@1");
+	if (huge < 0)
+		return 1;
+	if (rte_lcore_count() < 2) {
+		printf("SKIP: bench_vrdma needs two lcores (one per side)\n");
+		return 77;
+	}
+	pool = rte_pktmbuf_pool_create("bench_vrdma", 32767, 256, 0, 4096 + 256, SOCKET_ID_ANY);
+	snprintf(sock_dir, sizeof(sock_dir), "/tmp/bench-vrdma-XXXXXX");
+	if (pool == NULL || mkdtemp(sock_dir) == NULL)
+		fail("no memory");
+	run_workload(&wl_rate, 0, rounds, secs, huge);
+	run_workload(&wl_bw, 1, rounds, secs, huge);
 	rmdir(sock_dir);
 	return 0;
 }
