@@ -16,6 +16,7 @@
 #include <rte_net.h>
 #include <rte_udp.h>
 
+#include "roce.h"
 #include "vswitch.h"
 
 /* RoCE v2's UDP destination port (IANA). */
@@ -355,6 +356,24 @@ static const struct {
 };
 #undef F
 
+/* The device's RoCE engine since it was created: its non-zero counters, as lib/roce names them. */
+static void
+engine_dump(struct vrdma_dev *dev, unsigned int i, FILE *f)
+{
+	const char *names[64];
+	uint64_t values[64];
+	struct roce_dev_stats st;
+	unsigned int n, k;
+
+	vrdma_dev_engine_stats(dev, &st);
+	n = RTE_MIN(roce_stats_table(&st, names, values, RTE_DIM(names)), RTE_DIM(names));
+	fprintf(f, "device %u engine:", i);
+	for (k = 0; k < n; k++)
+		if (values[k] != 0)
+			fprintf(f, " %s=%" PRIu64, names[k], values[k]);
+	fprintf(f, "\n");
+}
+
 void
 vsw_stats_dump(const struct vsw *sw, FILE *f)
 {
@@ -387,6 +406,7 @@ vsw_stats_dump(const struct vsw *sw, FILE *f)
 				fprintf(f, " %s=%" PRIu64, dev_fields[k].name, v);
 		}
 		fprintf(f, "\n");
+		engine_dump(sw->devs[i].dev, i, f);
 	}
 	fflush(f);
 }

@@ -530,6 +530,13 @@ void roce_dev_stats_dump(const struct roce_dev *dev, FILE *f);
 unsigned int roce_dev_stats_names(const char **names, uint64_t *values, unsigned int n,
 				  const struct roce_dev *dev);
 
+/**
+ * The same pairs from a copy of the counters (roce_dev_stats_get()), for a
+ * caller that cannot hold the device while it prints.
+ */
+unsigned int roce_stats_table(const struct roce_dev_stats *st, const char **names,
+			      uint64_t *values, unsigned int n);
+
 /* ---------------- objects ---------------- */
 
 /** Allocate a protection domain; NULL with rte_errno ENOMEM/ENOSPC. */

@@ -613,8 +613,8 @@ roce_dev_stats_get(const struct roce_dev *dev, struct roce_dev_stats *st)
 }
 
 unsigned int
-roce_dev_stats_names(const char **names, uint64_t *values, unsigned int n,
-		     const struct roce_dev *dev)
+roce_stats_table(const struct roce_dev_stats *st, const char **names, uint64_t *values,
+		 unsigned int n)
 {
 	unsigned int i;
 
@@ -622,10 +622,17 @@ roce_dev_stats_names(const char **names, uint64_t *values, unsigned int n,
 		if (names != NULL)
 			names[i] = dev_stat_names[i].name;
 		if (values != NULL)
-			values[i] = *(const uint64_t *)((const uint8_t *)&dev->st +
+			values[i] = *(const uint64_t *)((const uint8_t *)st +
 							dev_stat_names[i].off);
 	}
 	return RTE_DIM(dev_stat_names);
+}
+
+unsigned int
+roce_dev_stats_names(const char **names, uint64_t *values, unsigned int n,
+		     const struct roce_dev *dev)
+{
+	return roce_stats_table(&dev->st, names, values, n);
 }
 
 void

@@ -163,6 +163,21 @@ struct vrdma_dev_info {
  */
 unsigned int vrdma_dev_poll(struct vrdma_dev *dev);
 
+struct roce_dev_stats;
+
+/**
+ * The counters of the device's RoCE engine (lib/roce's, as named there:
+ * packets, retransmissions, drops by reason, rx_passed...), since the
+ * device was created: the engine is replaced at each connection and reset,
+ * and its counters carried over. Waits for the device's poll (a spinlock
+ * held for one poll).
+ * @param dev
+ *   A device.
+ * @param st
+ *   Filled on return.
+ */
+void vrdma_dev_engine_stats(struct vrdma_dev *dev, struct roce_dev_stats *st);
+
 /**
  * Take a consistent snapshot of a device's state.
  * @param dev

@@ -55,6 +55,7 @@ struct vrdma_dev {
 	struct vrdma_vq_stats vqst;
 	uint64_t ctrl_ok, ctrl_refused, ctrl_bad_chain, rdma_resets, mrs_lost;
 	uint64_t rx_unserved;         /* wire frames dropped: no guest queue to take them */
+	struct roce_dev_stats engine_past; /* counters of the engines destroyed so far */
 	uint64_t resume[VRDMA_MAX_RINGS / 64]; /* rings to restart after SET_MEM_TABLE */
 	bool calling;                 /* the poller is notifying the guest (outside the lock) */
 	uint8_t *ctrl_buf;            /* a command copied out of guest memory */
@@ -281,6 +282,18 @@ ring_stop(struct vrdma_dev *d, uint16_t idx)
 	vq->live = false;
 }
 
+/* @p sum += @p add, counter by counter. */
+static void
+stats_add(struct roce_dev_stats *sum, const struct roce_dev_stats *add)
+{
+	uint64_t *a = (uint64_t *)sum;
+	const uint64_t *b = (const uint64_t *)add;
+	size_t i;
+
+	for (i = 0; i < sizeof(*sum) / sizeof(uint64_t); i++)
+		a[i] += b[i];
+}
+
 /* Destroy every RDMA object (a new, empty lib/roce device when connected). */
 static void
 rdma_reset(struct vrdma_dev *d, bool connected)
@@ -302,6 +315,11 @@ rdma_reset(struct vrdma_dev *d, bool connected)
 	char err[ROCE_ERR_LEN];
 
 	if (d->rdma != NULL) {
+		struct roce_dev_stats st;
+
+		/* the device's engine counters never go back at a reset */
+		roce_dev_stats_get(d->rdma->dev, &st);
+		stats_add(&d->engine_past, &st);
 		vrdma_rdma_destroy(d->rdma);
 		d->rdma = NULL;
 		d->rdma_resets++;
@@ -871,6 +889,21 @@ uint64_t
 vrdma_dev_features(const struct vrdma_dev *dev)
 {
 	return dev->features;
+}
+
+void
+vrdma_dev_engine_stats(struct vrdma_dev *dev, struct roce_dev_stats *st)
+{
+	/* the engine is replaced at each reset, under this lock */
+	rte_spinlock_lock(&dev->poll_lock);
+	*st = dev->engine_past;
+	if (dev->rdma != NULL) {
+		struct roce_dev_stats now;
+
+		roce_dev_stats_get(dev->rdma->dev, &now);
+		stats_add(st, &now);
+	}
+	rte_spinlock_unlock(&dev->poll_lock);
 }
 
 void

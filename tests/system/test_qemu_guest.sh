@@ -90,7 +90,7 @@ stop() { # PID SECONDS: SIGINT, wait; its exit status (124: it hung)
 }
 dev_ctr() { # DEVICE NAME (absent counters are 0)
 	local v
-	v=$(grep "^device $1 " "$work/b.log" | tail -1 | grep -o " $2=[0-9]*" | cut -d= -f2)
+	v=$(grep "^device $1 (" "$work/b.log" | tail -1 | grep -o " $2=[0-9]*" | cut -d= -f2)
 	echo "${v:-0}"
 }
 sw_ctr() { grep '^switch:' "$work/b.log" | tail -1 | grep -o " $1=[0-9]*" | cut -d= -f2; }
@@ -173,6 +173,15 @@ if [ "$(dev_ctr 0 net_rx_frames)" -gt 200 ] && [ "$(dev_ctr 0 net_tx_frames)" -g
 else
 	fail "device 0 carried the guest's frames both ways" "$(grep '^device 0' "$work/b.log" | tail -1)"
 fi
+# device 0's engine passed the guest's rxe's frames on to it (counters kept across resets)
+rx_passed=$(grep '^device 0 engine:' "$work/b.log" | tail -1 | grep -o ' rx_passed=[0-9]*' |
+	cut -d= -f2)
+if [ "${rx_passed:-0}" -gt 0 ]; then
+	pass "device 0's engine passed the RoCE frames for the guest's own rxe on to it ($rx_passed)"
+else
+	fail "device 0's engine passed the guest's RoCE frames on to it" \
+		"$(grep '^device 0 engine:' "$work/b.log" | tail -2)"
+fi
 if [ "$(sw_ctr fdb_learned)" -ge 1 ]; then
 	pass "the switch learned the guest's own MAC behind device 0"
 else
@@ -181,6 +190,7 @@ fi
 expect_eq "devices 1 and 2 posted the servers' sends (100 each)" "100 100" \
 	"$(dev_ctr 1 sq_posted) $(dev_ctr 2 sq_posted)"
 echo "# switch: $(grep '^switch:' "$work/b.log" | tail -1)"
+grep 'engine:' "$work/b.log" | tail -3 | sed 's/^/# /'
 echo "# guest rxe counters: $(sed -n '/OMNI-RESULT ud/,/OMNI-DONE/p' "$work/guest.txt" | grep -a -E '^[a-z_]+ [0-9]+$' | awk '$2 != 0' | tr '\n' ' ')"
 
 finish

@@ -181,7 +181,7 @@ expect_eq "switch: to_guest = frames for the device + broadcasts" "$want_out" \
 	"$(sw_ctr "$work/b.log" to_guest)"
 expect_eq "switch: nothing lost to a full ring or a missing mbuf" "0 0" \
 	"$(sw_ctr "$work/b.log" drop_ring_full) $(sw_ctr "$work/b.log" drop_no_mbuf)"
-dev=$(grep '^device 0 ' "$work/b.log" | tail -1)
+dev=$(grep '^device 0 (' "$work/b.log" | tail -1)
 expect_eq "device: net_rx_frames and net_tx_frames count every frame" \
 	"net_rx_frames=$want_out net_tx_frames=$want_out" \
 	"$(echo "$dev" | grep -o 'net_rx_frames=[0-9]*') $(echo "$dev" | grep -o 'net_tx_frames=[0-9]*')"

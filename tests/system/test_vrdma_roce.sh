@@ -61,7 +61,7 @@ stop() { # PID SECONDS: SIGINT, wait; its exit status (124: it hung)
 sw_ctr() { grep '^switch:' "$1" | tail -1 | grep -o " $2=[0-9]*" | cut -d= -f2; }
 dev_ctr() { # LOG DEVICE NAME (absent counters are 0)
 	local v
-	v=$(grep "^device $2 " "$1" | tail -1 | grep -o " $3=[0-9]*" | cut -d= -f2)
+	v=$(grep "^device $2 (" "$1" | tail -1 | grep -o " $3=[0-9]*" | cut -d= -f2)
 	echo "${v:-0}"
 }
 # backend NAME ARGS...: start one in the background, wait until it serves
