@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /**
@@ -40,6 +41,36 @@ app_parse_num(const char *s, unsigned long max, unsigned long *out)
 	if (errno != 0 || *end != '\0' || v > max)
 		return false;
 	*out = v;
+	return true;
+}
+
+/**
+ * An option's number in @p min..@p max (app_parse_num()), or one line on
+ * stderr saying what was expected.
+ *
+ * @param prog
+ *   Program name, first on the line.
+ * @param name
+ *   The option, without its dashes.
+ * @param val
+ *   Its text.
+ * @param min
+ *   The smallest value accepted.
+ * @param max
+ *   The largest value accepted.
+ * @param out
+ *   Set only on success.
+ * @return
+ *   true on success.
+ */
+static inline bool
+app_num_opt(const char *prog, const char *name, const char *val, unsigned long min,
+	    unsigned long max, unsigned long *out)
+{
+	if (!app_parse_num(val, max, out) || *out < min) {
+		fprintf(stderr, "%s: --%s '%s': expected %lu..%lu\n", prog, name, val, min, max);
+		return false;
+	}
 	return true;
 }
 

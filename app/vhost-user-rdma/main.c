@@ -105,17 +105,8 @@ usage(FILE *f, const char *prog)
 		VRDMA_CTRL_CLASS_RFC, PIPE_BURST_MAX);
 }
 
-static bool
-num_opt(const char *name, const char *val, unsigned long min, unsigned long max,
-	unsigned long *out)
-{
-	if (!app_parse_num(val, max, out) || *out < min) {
-		fprintf(stderr, "vhost-user-rdma: --%s '%s': expected %lu..%lu\n", name, val,
-			min, max);
-		return false;
-	}
-	return true;
-}
+/* an option's number, or a line saying what was expected */
+#define num_opt(name, val, min, max, out) app_num_opt("vhost-user-rdma", name, val, min, max, out)
 
 static int
 parse_args(int argc, char **argv)

@@ -78,16 +78,8 @@ usage(FILE *f, const char *prog)
 		prog, MAX_DEPTH, MAX_DEPTH, STALL_SECS);
 }
 
-static bool
-num_opt(const char *name, const char *val, unsigned long min, unsigned long max,
-	unsigned long *out)
-{
-	if (!app_parse_num(val, max, out) || *out < min) {
-		fprintf(stderr, "vrdma-perf: --%s '%s': expected %lu..%lu\n", name, val, min, max);
-		return false;
-	}
-	return true;
-}
+/* an option's number, or a line saying what was expected */
+#define num_opt(name, val, min, max, out) app_num_opt("vrdma-perf", name, val, min, max, out)
 
 /* --pingpong: one device, the exchange's port, our address, the peer's MAC. */
 static int

@@ -32,60 +32,53 @@ guest_read(const struct rte_vhost_memory *mem, uint64_t gpa, void *dst, uint32_t
 	return 0;
 }
 
-/* Translate a writable buffer into pieces. @return 0, or -1 (bad address / too many pieces). */
+/*
+ * Translate a guest buffer into host pieces appended to @p seg (at most
+ * @p max), adding to @p n and @p total. @return 0, or -1 (bad address /
+ * too many pieces: counted).
+ */
 static int
-add_writable(const struct rte_vhost_memory *mem, uint64_t gpa, uint32_t len,
-	     struct vrdma_chain *ch, struct vrdma_vq_stats *st)
+add_pieces(const struct rte_vhost_memory *mem, uint64_t gpa, uint32_t len,
+	   struct vrdma_wseg *seg, uint32_t *n, uint32_t max, uint32_t *total,
+	   struct vrdma_vq_stats *st)
 {
 	while (len > 0) {
-		uint64_t n = len;
+		uint64_t got = len;
 		uint64_t va = rte_vhost_va_from_guest_pa((struct rte_vhost_memory *)(uintptr_t)mem,
-							 gpa, &n);
+							 gpa, &got);
 
-		if (va == 0 || n == 0) {
+		if (va == 0 || got == 0) {
 			st->bad_addr++;
 			return -1;
 		}
-		if (ch->nw == VRDMA_VQ_MAX_WSEG) {
+		if (*n == max) {
 			st->too_long++;
 			return -1;
 		}
-		ch->wseg[ch->nw].host = (uint8_t *)(uintptr_t)va;
-		ch->wseg[ch->nw].len = (uint32_t)n;
-		ch->nw++;
-		ch->wlen += (uint32_t)n;
-		gpa += n;
-		len -= (uint32_t)n;
+		seg[*n].host = (uint8_t *)(uintptr_t)va;
+		seg[*n].len = (uint32_t)got;
+		(*n)++;
+		*total += (uint32_t)got;
+		gpa += got;
+		len -= (uint32_t)got;
 	}
 	return 0;
 }
 
-/* Translate a readable buffer into pieces (lazy reading). @return 0 or -1 (counted). */
+/* A writable buffer into the chain's pieces. */
+static int
+add_writable(const struct rte_vhost_memory *mem, uint64_t gpa, uint32_t len,
+	     struct vrdma_chain *ch, struct vrdma_vq_stats *st)
+{
+	return add_pieces(mem, gpa, len, ch->wseg, &ch->nw, VRDMA_VQ_MAX_WSEG, &ch->wlen, st);
+}
+
+/* A readable buffer into the chain's pieces (lazy reading). */
 static int
 add_readable(const struct rte_vhost_memory *mem, uint64_t gpa, uint32_t len,
 	     struct vrdma_chain *ch, struct vrdma_vq_stats *st)
 {
-	while (len > 0) {
-		uint64_t n = len;
-		uint64_t va = rte_vhost_va_from_guest_pa((struct rte_vhost_memory *)(uintptr_t)mem,
-							 gpa, &n);
-
-		if (va == 0 || n == 0) {
-			st->bad_addr++;
-			return -1;
-		}
-		if (ch->nr == VRDMA_VQ_MAX_RSEG) {
-			st->too_long++;
-			return -1;
-		}
-		ch->rseg[ch->nr].host = (uint8_t *)(uintptr_t)va;
-		ch->rseg[ch->nr].len = (uint32_t)n;
-		ch->nr++;
-		ch->rlen += (uint32_t)n;
-		gpa += n;
-		len -= (uint32_t)n;
-	}
-	return 0;
+	return add_pieces(mem, gpa, len, ch->rseg, &ch->nr, VRDMA_VQ_MAX_RSEG, &ch->rlen, st);
 }
 
 /* One descriptor's buffer into the chain. @return 0 or -1 (counted). */

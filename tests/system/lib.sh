@@ -49,3 +49,36 @@ need_testpmd_plugin() {
 	fi
 	command -v dpdk-testpmd >/dev/null || { echo "SKIP: no dpdk-testpmd"; exit 77; }
 }
+
+# wait_log FILE REGEX SECONDS: until FILE has a line matching REGEX (status 1 if never).
+wait_log() {
+	local i
+	for i in $(seq $((10 * $3))); do
+		grep -Eq "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# stop PID SECONDS: SIGINT, then wait for it; its exit status (124: it hung and was killed).
+stop() {
+	local i
+	kill -INT "$1" 2>/dev/null
+	for i in $(seq $((10 * $2))); do
+		kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"
+	return 124
+}
+
+# sw_ctr LOG NAME: counter NAME of vhost-user-rdma's last "switch:" line in LOG.
+sw_ctr() { grep '^switch:' "$1" | tail -1 | grep -o " $2=[0-9]*" | cut -d= -f2; }
+
+# dev_ctr LOG DEVICE NAME: counter NAME of vhost-user-rdma's last line for DEVICE (0 if absent).
+dev_ctr() {
+	local v
+	v=$(grep "^device $2 (" "$1" | tail -1 | grep -o " $3=[0-9]*" | cut -d= -f2)
+	echo "${v:-0}"
+}

@@ -69,31 +69,6 @@ trap cleanup EXIT
 ip netns add "$ns" || { fail "a network namespace can be made"; finish; exit 1; }
 in_ns() { ip netns exec "$ns" "$@"; }
 
-wait_log() { # FILE REGEX SECONDS
-	local i
-	for i in $(seq $((10 * $3))); do
-		grep -Eq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-stop() { # PID SECONDS: SIGINT, wait; its exit status (124: it hung)
-	local i
-	kill -INT "$1" 2>/dev/null
-	for i in $(seq $((10 * $2))); do
-		kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
-		sleep 0.1
-	done
-	kill -KILL "$1" 2>/dev/null
-	wait "$1"
-	return 124
-}
-dev_ctr() { # DEVICE NAME (absent counters are 0)
-	local v
-	v=$(grep "^device $1 (" "$work/b.log" | tail -1 | grep -o " $2=[0-9]*" | cut -d= -f2)
-	echo "${v:-0}"
-}
-sw_ctr() { grep '^switch:' "$work/b.log" | tail -1 | grep -o " $1=[0-9]*" | cut -d= -f2; }
 
 # --- the backend, its tap wire in the namespace, the namespace's address
 # (through a shell that records its own pid and execs: the signals go to
@@ -168,8 +143,9 @@ else
 fi
 # the guest's traffic: Ethernet (ARP, ICMP, TCP) both ways, and its rxe's
 # RoCE frames, which device 0's engine passed on (no GID of its own there)
-if [ "$(dev_ctr 0 net_rx_frames)" -gt 200 ] && [ "$(dev_ctr 0 net_tx_frames)" -gt 200 ]; then
-	pass "device 0 carried the guest's frames both ways ($(dev_ctr 0 net_rx_frames) in, $(dev_ctr 0 net_tx_frames) out)"
+b=$work/b.log
+if [ "$(dev_ctr "$b" 0 net_rx_frames)" -gt 200 ] && [ "$(dev_ctr "$b" 0 net_tx_frames)" -gt 200 ]; then
+	pass "device 0 carried the guest's frames both ways ($(dev_ctr "$b" 0 net_rx_frames) in, $(dev_ctr "$b" 0 net_tx_frames) out)"
 else
 	fail "device 0 carried the guest's frames both ways" "$(grep '^device 0' "$work/b.log" | tail -1)"
 fi
@@ -182,13 +158,13 @@ else
 	fail "device 0's engine passed the guest's RoCE frames on to it" \
 		"$(grep '^device 0 engine:' "$work/b.log" | tail -2)"
 fi
-if [ "$(sw_ctr fdb_learned)" -ge 1 ]; then
+if [ "$(sw_ctr "$work/b.log" fdb_learned)" -ge 1 ]; then
 	pass "the switch learned the guest's own MAC behind device 0"
 else
 	fail "the switch learned the guest's own MAC behind device 0" "$(grep '^switch:' "$work/b.log" | tail -1)"
 fi
 expect_eq "devices 1 and 2 posted the servers' sends (100 each)" "100 100" \
-	"$(dev_ctr 1 sq_posted) $(dev_ctr 2 sq_posted)"
+	"$(dev_ctr "$work/b.log" 1 sq_posted) $(dev_ctr "$work/b.log" 2 sq_posted)"
 echo "# switch: $(grep '^switch:' "$work/b.log" | tail -1)"
 grep 'engine:' "$work/b.log" | tail -3 | sed 's/^/# /'
 echo "# guest rxe counters: $(sed -n '/OMNI-RESULT ud/,/OMNI-DONE/p' "$work/guest.txt" | grep -a -E '^[a-z_]+ [0-9]+$' | awk '$2 != 0' | tr '\n' ' ')"

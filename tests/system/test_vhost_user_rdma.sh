@@ -41,30 +41,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_log FILE REGEX SECONDS: until FILE has a line matching REGEX
-wait_log() {
-	local i
-	for i in $(seq $((10 * $3))); do
-		grep -Eq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# stop PID SECONDS: SIGINT, then wait for it; its exit status (124: it hung)
-stop() {
-	local i
-	kill -INT "$1" 2>/dev/null
-	for i in $(seq $((10 * $2))); do
-		kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
-		sleep 0.1
-	done
-	kill -KILL "$1" 2>/dev/null
-	wait "$1"
-	return 124
-}
 md5s() { tshark -r "$1" -o frame.generate_md5_hash:TRUE -T fields -e frame.md5_hash 2>/dev/null; }
-# the counter NAME of the last "switch:" line of LOG
-sw_ctr() { grep '^switch:' "$1" | tail -1 | grep -o " $2=[0-9]*" | cut -d= -f2; }
 
 # --- 1. bad command lines: exit 2, one line saying why
 bad() { # NAME WANT-REGEX ARGS...

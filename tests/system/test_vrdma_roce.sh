@@ -39,31 +39,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wait_log() { # FILE REGEX SECONDS
-	local i
-	for i in $(seq $((10 * $3))); do
-		grep -Eq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-stop() { # PID SECONDS: SIGINT, wait; its exit status (124: it hung)
-	local i
-	kill -INT "$1" 2>/dev/null
-	for i in $(seq $((10 * $2))); do
-		kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
-		sleep 0.1
-	done
-	kill -KILL "$1" 2>/dev/null
-	wait "$1"
-	return 124
-}
-sw_ctr() { grep '^switch:' "$1" | tail -1 | grep -o " $2=[0-9]*" | cut -d= -f2; }
-dev_ctr() { # LOG DEVICE NAME (absent counters are 0)
-	local v
-	v=$(grep "^device $2 (" "$1" | tail -1 | grep -o " $3=[0-9]*" | cut -d= -f2)
-	echo "${v:-0}"
-}
 # backend NAME ARGS...: start one in the background, wait until it serves
 backend() {
 	local name=$1
