@@ -41,15 +41,13 @@ vsw_is_roce_v2(const struct rte_mbuf *m)
 int
 vsw_fdb_create(struct vsw *sw, const char *name)
 {
+	/* one writer and reader: the switch stage, on one lcore */
 	struct rte_hash_parameters hp = {
 		.name = name,
 		.entries = VSW_FDB_ENTRIES,
 		.key_len = RTE_ETHER_ADDR_LEN,
 		.hash_func = rte_jhash,
 		.socket_id = (int)rte_socket_id(),
-		/* readers on every switch lcore while one of them adds */
-		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF |
-			      RTE_HASH_EXTRA_FLAGS_MULTI_WRITER_ADD,
 	};
 	int32_t max;
 
@@ -91,31 +89,91 @@ own_mac(const struct vsw *sw, const struct rte_ether_addr *a)
 	return -1;
 }
 
+/* Stations behind device @p dev (VSW_FDB_WIRE: the wire's are not counted). */
+static void
+count_station(struct vsw *sw, uint16_t dev, int delta)
+{
+	if (dev != VSW_FDB_WIRE)
+		sw->fdb_count[dev] = (uint16_t)(sw->fdb_count[dev] + delta);
+}
+
+/*
+ * The table is full: forget every station not seen for the ageing time,
+ * at most once per second (a sweep reads the whole table).
+ */
+static void
+fdb_reclaim(struct vsw *sw)
+{
+	const void *key;
+	void *data;
+	uint32_t next = 0;
+	int32_t pos;
+
+	if (sw->now - sw->fdb_swept < rte_get_tsc_hz())
+		return;
+	sw->fdb_swept = sw->now;
+	while ((pos = rte_hash_iterate(sw->fdb, &key, &data, &next)) >= 0) {
+		if (sw->now - sw->fdb_seen[pos] <= sw->fdb_age)
+			continue;
+		count_station(sw, sw->fdb_dev[pos], -1);
+		rte_hash_del_key(sw->fdb, key);
+	}
+}
+
 void
-vsw_learn(struct vsw *sw, const struct rte_mbuf *m, unsigned int dev, struct vsw_stats *st)
+vsw_learn(struct vsw *sw, const struct rte_mbuf *m, uint16_t port, struct vsw_stats *st)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	uint16_t dev = port == VSW_WIRE ? VSW_FDB_WIRE : (uint16_t)(port - VSW_DEV0);
 	int32_t pos;
 
 	if (sw->fdb == NULL || !rte_is_unicast_ether_addr(&eth->src_addr) ||
 	    rte_is_zero_ether_addr(&eth->src_addr) || own_mac(sw, &eth->src_addr) >= 0)
 		return;
 	pos = rte_hash_lookup(sw->fdb, &eth->src_addr);
+	if (pos >= 0 && sw->fdb_dev[pos] == dev) {
+		sw->fdb_seen[pos] = sw->now;
+		return;
+	}
+	/*
+	 * A guest may not take an address a host on the wire uses (it would
+	 * receive the other guests' traffic for that host) until the host has
+	 * been silent for the ageing time; nor hold more than its share.
+	 */
+	if (pos >= 0 && sw->fdb_dev[pos] == VSW_FDB_WIRE && dev != VSW_FDB_WIRE &&
+	    sw->now - sw->fdb_seen[pos] <= sw->fdb_age) {
+		st->fdb_refused++;
+		return;
+	}
+	if (dev != VSW_FDB_WIRE && sw->fdb_count[dev] >= VSW_FDB_PER_DEV) {
+		st->fdb_refused++;
+		return;
+	}
 	if (pos < 0) {
 		pos = rte_hash_add_key(sw->fdb, &eth->src_addr);
 		if (pos < 0) {
-			st->fdb_full++;
+			fdb_reclaim(sw);
+			pos = rte_hash_add_key(sw->fdb, &eth->src_addr);
+		}
+		if (pos < 0) {
+			st->fdb_refused++;
 			return;
 		}
-		st->fdb_learned++;
-	} else if (sw->fdb_dev[pos] != dev) {
-		st->fdb_learned++;
+	} else {
+		count_station(sw, sw->fdb_dev[pos], -1);
 	}
-	sw->fdb_dev[pos] = (uint16_t)dev;
+	if (dev != VSW_FDB_WIRE)
+		st->fdb_learned++;
+	count_station(sw, dev, 1);
+	sw->fdb_dev[pos] = dev;
 	sw->fdb_seen[pos] = sw->now;
 }
 
-/* A station learned behind a device, still fresh: @return the device, or -1. */
+/*
+ * A station behind a device: @return the device, or -1 (unknown, or a
+ * host on the wire). Entries stay until a full table reclaims them: a
+ * guest quiet for a while stays reachable.
+ */
 static int
 learned(const struct vsw *sw, const struct rte_ether_addr *a)
 {
@@ -124,7 +182,7 @@ learned(const struct vsw *sw, const struct rte_ether_addr *a)
 	if (sw->fdb == NULL)
 		return -1;
 	pos = rte_hash_lookup(sw->fdb, a);
-	if (pos < 0 || sw->now - sw->fdb_seen[pos] > sw->fdb_age)
+	if (pos < 0 || sw->fdb_dev[pos] == VSW_FDB_WIRE)
 		return -1;
 	return sw->fdb_dev[pos];
 }
@@ -265,8 +323,8 @@ vsw_switch(void *arg, struct rte_mbuf **pkts, uint16_t n, const struct pipe_ctx 
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
-		if (m->port != VSW_WIRE && rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN)
-			vsw_learn(sw, m, m->port - VSW_DEV0, st);
+		if (rte_pktmbuf_data_len(m) >= RTE_ETHER_HDR_LEN)
+			vsw_learn(sw, m, m->port, st);
 
 		switch (vsw_classify(sw, m, &d)) {
 		case VSW_TO_WIRE:
@@ -336,7 +394,7 @@ static const struct {
 } sw_fields[] = {
 	F(wire_rx), F(dev_tx), F(to_wire), F(to_roce), F(to_guest), F(flooded),
 	F(drop_unknown), F(drop_self), F(drop_runt), F(drop_ring_full), F(drop_no_mbuf),
-	F(fdb_learned), F(fdb_full), F(wire_tx),
+	F(fdb_learned), F(fdb_refused), F(wire_tx),
 	F(wire_tx_drop),
 };
 #undef F
@@ -365,7 +423,10 @@ engine_dump(struct vrdma_dev *dev, unsigned int i, FILE *f)
 	struct roce_dev_stats st;
 	unsigned int n, k;
 
-	vrdma_dev_engine_stats(dev, &st);
+	if (vrdma_dev_engine_stats(dev, &st) != 0) {
+		fprintf(f, "device %u engine: busy (a message is being handled)\n", i);
+		return;
+	}
 	n = RTE_MIN(roce_stats_table(&st, names, values, RTE_DIM(names)), RTE_DIM(names));
 	fprintf(f, "device %u engine:", i);
 	for (k = 0; k < n; k++)

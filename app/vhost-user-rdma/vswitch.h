@@ -47,8 +47,12 @@ extern "C" {
 #define VSW_DEV0 1
 /** Stations the switch learns behind its devices. */
 #define VSW_FDB_ENTRIES 4096
-/** Seconds a learned station is kept without being seen (a Linux bridge's default). */
+/** Most stations learned behind one device (a guest cannot fill the table alone). */
+#define VSW_FDB_PER_DEV 256
+/** Seconds after which an unseen station may be forgotten (a Linux bridge's default). */
 #define VSW_FDB_AGE_S 300
+/** Owner of a station table entry: a host on the wire. */
+#define VSW_FDB_WIRE UINT16_MAX
 
 /** One device as the switch sees it. */
 struct vsw_dev {
@@ -73,8 +77,9 @@ struct vsw_stats {
 	uint64_t drop_runt;      /**< frames whose first segment holds no Ethernet header */
 	uint64_t drop_ring_full; /**< deliveries lost: the device's ring was full */
 	uint64_t drop_no_mbuf;   /**< flood copies that got no mbuf */
-	uint64_t fdb_learned;    /**< stations learned or moved to another device */
-	uint64_t fdb_full;       /**< stations not learned: the table is full */
+	uint64_t fdb_learned;    /**< stations learned behind a device, or moved to another */
+	uint64_t fdb_refused;    /**< stations not learned: table or device share full, or
+				  *   the address is a wire host's */
 	uint64_t wire_tx;        /**< frames the wire port took */
 	uint64_t wire_tx_drop;   /**< frames the wire port refused (freed) */
 };
@@ -87,15 +92,19 @@ struct vsw {
 	unsigned int nb_devs;
 	struct vsw_dev devs[VSW_MAX_DEVS];
 	/*
-	 * Stations learned behind the devices from their frames' source
-	 * addresses (a QEMU guest's NIC has its own MAC, not the device's):
-	 * key position -> device and when last seen. Written by the switch
-	 * stage only; NULL: no learning.
+	 * Stations learned from their frames' source addresses: behind the
+	 * devices (a QEMU guest's NIC has its own MAC, not the device's), and
+	 * on the wire (so no guest can take a wire host's address): key
+	 * position -> owner (device, or VSW_FDB_WIRE) and when last seen. Read
+	 * and written by the switch stage only, on its one lcore; NULL: no
+	 * learning.
 	 */
 	struct rte_hash *fdb;
 	uint16_t *fdb_dev;
 	uint64_t *fdb_seen;
-	uint64_t fdb_age;        /**< TSC ticks a station is kept unseen */
+	uint16_t fdb_count[VSW_MAX_DEVS]; /**< stations behind each device */
+	uint64_t fdb_age;        /**< TSC ticks before an unseen station may be forgotten */
+	uint64_t fdb_swept;      /**< TSC of the last sweep of a full table */
 	uint64_t now;            /**< TSC of the switch stage's current burst */
 	struct {
 		struct vsw_stats st;
@@ -117,19 +126,21 @@ int vsw_fdb_create(struct vsw *sw, const char *name);
 void vsw_fdb_free(struct vsw *sw);
 
 /**
- * Learn a frame's source address behind device @p dev (unicast only; the
- * devices' own MACs are fixed).
+ * Learn a frame's source address behind the switch port it came from
+ * (unicast only; the devices' own MACs are fixed). A device may hold at most
+ * VSW_FDB_PER_DEV stations, and may not take an address a wire host used
+ * within the ageing time; a full table forgets the stations unseen that
+ * long (one sweep a second at most).
  * @param sw
  *   The switch.
  * @param m
- *   A frame from device @p dev, with an Ethernet header in its first segment.
- * @param dev
- *   The device's index.
+ *   A frame with an Ethernet header in its first segment.
+ * @param port
+ *   Its switch port: VSW_WIRE or VSW_DEV0 + device.
  * @param st
  *   Counters of the calling lcore.
  */
-void vsw_learn(struct vsw *sw, const struct rte_mbuf *m, unsigned int dev,
-	       struct vsw_stats *st);
+void vsw_learn(struct vsw *sw, const struct rte_mbuf *m, uint16_t port, struct vsw_stats *st);
 
 /** What the switch does with one frame (vsw_classify()). */
 enum vsw_verdict {
@@ -145,7 +156,7 @@ enum vsw_verdict {
 
 /**
  * Decide where one frame goes. Reads the frame, the devices' MACs and the
- * learned stations (entries older than fdb_age at sw->now are unknown).
+ * stations learned behind them.
  * @param sw
  *   The switch.
  * @param m

@@ -169,14 +169,15 @@ struct roce_dev_stats;
  * The counters of the device's RoCE engine (lib/roce's, as named there:
  * packets, retransmissions, drops by reason, rx_passed...), since the
  * device was created: the engine is replaced at each connection and reset,
- * and its counters carried over. Waits for the device's poll (a spinlock
- * held for one poll).
+ * and its counters carried over. Waits a little for the device's poll,
+ * never longer (a message being handled may hold the device).
  * @param dev
  *   A device.
  * @param st
- *   Filled on return.
+ *   Filled on success.
+ * @return 0, or -EBUSY when the device stayed busy.
  */
-void vrdma_dev_engine_stats(struct vrdma_dev *dev, struct roce_dev_stats *st);
+int vrdma_dev_engine_stats(struct vrdma_dev *dev, struct roce_dev_stats *st);
 
 /**
  * Take a consistent snapshot of a device's state.

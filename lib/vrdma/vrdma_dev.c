@@ -4,6 +4,7 @@
 
 /* The device on rte_vhost: registration, features, GET_CONFIG, ring readiness. */
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -281,6 +282,9 @@ ring_stop(struct vrdma_dev *d, uint16_t idx)
 		rte_vhost_set_vring_base(d->vid, idx, vq->last_avail, vq->last_used);
 	vq->live = false;
 }
+
+static_assert(sizeof(struct roce_dev_stats) % sizeof(uint64_t) == 0,
+	      "roce_dev_stats is counters only");
 
 /* @p sum += @p add, counter by counter. */
 static void
@@ -891,11 +895,21 @@ vrdma_dev_features(const struct vrdma_dev *dev)
 	return dev->features;
 }
 
-void
+int
 vrdma_dev_engine_stats(struct vrdma_dev *dev, struct roce_dev_stats *st)
 {
-	/* the engine is replaced at each reset, under this lock */
-	rte_spinlock_lock(&dev->poll_lock);
+	unsigned int tries = 0;
+
+	/*
+	 * The engine is replaced at each reset, under this lock. Never wait
+	 * for it unbounded: rte_vhost's thread may hold it while a guest
+	 * sends no follow-up to a message rte_vhost failed.
+	 */
+	while (!rte_spinlock_trylock(&dev->poll_lock)) {
+		if (++tries == 10000)
+			return -EBUSY;
+		rte_pause();
+	}
 	*st = dev->engine_past;
 	if (dev->rdma != NULL) {
 		struct roce_dev_stats now;
@@ -904,6 +918,7 @@ vrdma_dev_engine_stats(struct vrdma_dev *dev, struct roce_dev_stats *st)
 		stats_add(st, &now);
 	}
 	rte_spinlock_unlock(&dev->poll_lock);
+	return 0;
 }
 
 void

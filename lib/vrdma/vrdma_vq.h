@@ -20,8 +20,11 @@
 
 /* Most device-writable pieces of one chain (after translation). */
 #define VRDMA_VQ_MAX_WSEG 64
-/* Most device-readable pieces of a chain read lazily (vrdma_vq_pop() with no buffer). */
-#define VRDMA_VQ_MAX_RSEG 16
+/*
+ * Most device-readable pieces of a chain read lazily (vrdma_vq_pop() with no
+ * buffer): a request's head, its tail and one per SGE, and room to spare.
+ */
+#define VRDMA_VQ_MAX_RSEG 48
 
 struct vrdma_vq {
 	struct vring_desc *desc;

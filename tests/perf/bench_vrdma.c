@@ -603,6 +603,10 @@ run_workload(const struct workload *w, unsigned int k, unsigned int rounds, doub
 	vuf_rdma_close(vb.d);
 	vrdma_dev_destroy(va.vdev);
 	vrdma_dev_destroy(vb.vdev);
+	roce_dev_destroy(da.dev);
+	roce_dev_destroy(db.dev);
+	rte_free(da.buf);
+	rte_free(db.buf);
 	unlink(pa);
 	unlink(pb);
 	return d > 0 ? v / d : 0;

@@ -226,54 +226,96 @@ test_switch_stage_delivers_copies_and_counts(void **state)
 	assert_int_equal(rte_mempool_avail_count(test_pool), avail);
 }
 
+/* Pass one frame from @p port with source @p src through the switch stage. */
+static void
+send_from(uint16_t port, const uint8_t *src)
+{
+	struct pipe_ctx ctx = { .lcore_id = rte_lcore_id(), .nb_workers = 1 };
+	struct rte_mbuf *m = frame(bcast, PLAIN, port);
+	unsigned int i;
+
+	memcpy(rte_pktmbuf_mtod_offset(m, uint8_t *, 6), src, 6);
+	if (vsw_switch(sw, &m, 1, &ctx) == 1)
+		rte_pktmbuf_free(m);
+	for (i = 0; i < NB_DEVS; i++)
+		drain(sw->devs[i].net_rx, port);
+}
+
 /*
  * A guest's NIC has its own MAC (QEMU's, not the device's): the switch
- * learns it from the guest's frames, delivers to it, follows it when it
- * moves, forgets it when it ages out, and never lets it take a device's own
- * MAC.
+ * learns it from the guest's frames and delivers to it, follows it when it
+ * moves, never lets it take a device's own MAC or, while that host talks,
+ * a wire host's, caps what one device holds, and when the table is full
+ * forgets the stations unseen for the ageing time.
  */
 static void
 test_stations_behind_a_device_are_learned(void **state)
 {
 	static const uint8_t guest[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
-	struct pipe_ctx ctx = { .lcore_id = rte_lcore_id(), .nb_workers = 1 };
-	struct rte_mbuf *pkts[2];
+	uint64_t age = sw->fdb_age;
 	struct vsw_stats st;
-	uint16_t out;
+	uint8_t mac[6] = { 0x06, 0, 0, 0, 0, 0 };
+	unsigned int i;
 
 	(void)state;
 	memset(sw->lcore, 0, sizeof(sw->lcore));
 	/* unknown before the guest says anything */
 	expect(guest, PLAIN, VSW_WIRE, VSW_DROP_UNKNOWN, -1);
-	/* the guest behind device 1 sends (its ARP broadcast) */
-	pkts[0] = frame(bcast, PLAIN, VSW_DEV0 + 1);
-	memcpy(rte_pktmbuf_mtod_offset(pkts[0], uint8_t *, 6), guest, 6);
-	out = vsw_switch(sw, pkts, 1, &ctx);
-	assert_int_equal(out, 1);
-	rte_pktmbuf_free(pkts[0]);
-	drain(sw->devs[0].net_rx, VSW_DEV0 + 1);
+	send_from(VSW_DEV0 + 1, guest);
 	expect(guest, PLAIN, VSW_WIRE, VSW_TO_GUEST, 1);
 	expect(guest, ROCE4, VSW_WIRE, VSW_TO_ROCE, 1);
 	expect(guest, ROCE4, VSW_DEV0 + 0, VSW_TO_ROCE, 1);
 	expect(guest, PLAIN, VSW_DEV0 + 1, VSW_DROP_SELF, -1);
 	expect(guest, ROCE4, VSW_DEV0 + 1, VSW_DROP_SELF, -1);
 	/* it moves behind device 0; a device's own MAC is not learned elsewhere */
-	pkts[0] = frame(other_mac, PLAIN, VSW_DEV0 + 0);
-	memcpy(rte_pktmbuf_mtod_offset(pkts[0], uint8_t *, 6), guest, 6);
-	pkts[1] = frame(other_mac, PLAIN, VSW_DEV0 + 1);
-	memcpy(rte_pktmbuf_mtod_offset(pkts[1], uint8_t *, 6), dev_mac[0], 6);
-	out = vsw_switch(sw, pkts, 2, &ctx);
-	assert_int_equal(out, 2);
-	rte_pktmbuf_free_bulk(pkts, 2);
+	send_from(VSW_DEV0 + 0, guest);
+	send_from(VSW_DEV0 + 1, dev_mac[0]);
 	expect(guest, PLAIN, VSW_WIRE, VSW_TO_GUEST, 0);
 	expect(dev_mac[0], PLAIN, VSW_WIRE, VSW_TO_GUEST, 0);
 	vsw_stats_get(sw, &st);
 	assert_int_equal(st.fdb_learned, 2);
-	assert_int_equal(st.fdb_full, 0);
-	/* unseen for longer than the ageing time: unknown again */
-	sw->now += sw->fdb_age + 1;
-	expect(guest, PLAIN, VSW_WIRE, VSW_DROP_UNKNOWN, -1);
-	expect(guest, PLAIN, VSW_DEV0 + 1, VSW_TO_WIRE, -1);
+	assert_int_equal(st.fdb_refused, 0);
+	/* a wire host's address, while it talks, is not a guest's to take */
+	send_from(VSW_WIRE, other_mac);
+	send_from(VSW_DEV0 + 1, other_mac);
+	expect(other_mac, PLAIN, VSW_DEV0 + 0, VSW_TO_WIRE, -1);
+	vsw_stats_get(sw, &st);
+	assert_int_equal(st.fdb_refused, 1);
+	/* ... once it has been silent for the ageing time, it may move */
+	sw->fdb_age = 0;
+	send_from(VSW_DEV0 + 1, other_mac);
+	expect(other_mac, PLAIN, VSW_DEV0 + 0, VSW_TO_GUEST, 1);
+	sw->fdb_age = age;
+	/* one device holds at most its share */
+	for (i = 0; i < VSW_FDB_PER_DEV + 8; i++) {
+		mac[4] = (uint8_t)(i >> 8);
+		mac[5] = (uint8_t)i;
+		send_from(VSW_DEV0 + 0, mac);
+	}
+	vsw_stats_get(sw, &st);
+	assert_true(st.fdb_refused >= 9);
+	mac[5] = 0;
+	mac[4] = 0;
+	expect(mac, PLAIN, VSW_WIRE, VSW_TO_GUEST, 0);
+	mac[4] = (VSW_FDB_PER_DEV + 7) >> 8;
+	mac[5] = (uint8_t)(VSW_FDB_PER_DEV + 7);
+	expect(mac, PLAIN, VSW_WIRE, VSW_DROP_UNKNOWN, -1);
+	/* the wire fills the table; once its stations are stale, a full table forgets them */
+	mac[0] = 0x0a;
+	for (i = 0; i < VSW_FDB_ENTRIES + 64; i++) {
+		mac[3] = (uint8_t)(i >> 16);
+		mac[4] = (uint8_t)(i >> 8);
+		mac[5] = (uint8_t)i;
+		send_from(VSW_WIRE, mac);
+	}
+	mac[0] = 0x0e;
+	send_from(VSW_DEV0 + 1, mac);
+	expect(mac, PLAIN, VSW_WIRE, VSW_DROP_UNKNOWN, -1);
+	sw->fdb_age = 0;
+	sw->fdb_swept = 0;
+	send_from(VSW_DEV0 + 1, mac);
+	sw->fdb_age = age;
+	expect(mac, PLAIN, VSW_WIRE, VSW_TO_GUEST, 1);
 }
 
 static int
