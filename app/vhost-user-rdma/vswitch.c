@@ -112,6 +112,7 @@ fdb_reclaim(struct vsw *sw)
 	if (sw->now - sw->fdb_swept < rte_get_tsc_hz())
 		return;
 	sw->fdb_swept = sw->now;
+	/* deleting the entry just read is safe: without EXT_TABLE no entry moves */
 	while ((pos = rte_hash_iterate(sw->fdb, &key, &data, &next)) >= 0) {
 		if (sw->now - sw->fdb_seen[pos] <= sw->fdb_age)
 			continue;
