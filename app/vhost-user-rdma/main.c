@@ -579,6 +579,8 @@ main(int argc, char **argv)
 	app_stop_on_signals();
 	if (devices_start(sw, confs) != 0)
 		goto out;
+	if (vsw_telemetry_register(sw) != 0)
+		VUR_LOG(WARNING, "telemetry commands /vhost_user_rdma/* not registered");
 	ret = pipe_start(pipe);
 	if (ret != 0) {
 		fprintf(stderr, "vhost-user-rdma: pipeline start: %s\n", rte_strerror(-ret));
@@ -605,6 +607,7 @@ out:
 	if (pipe != NULL && pipe_running(pipe))
 		pipe_stop(pipe);
 	pipe_destroy(pipe);
+	vsw_telemetry_detach();
 	if (sw != NULL)
 		devices_destroy(sw);
 	if (port_started) {

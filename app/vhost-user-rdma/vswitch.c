@@ -3,6 +3,8 @@
  */
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -13,6 +15,7 @@
 #include <rte_hash.h>
 #include <rte_jhash.h>
 #include <rte_malloc.h>
+#include <rte_telemetry.h>
 #include <rte_net.h>
 #include <rte_udp.h>
 
@@ -471,4 +474,118 @@ vsw_stats_dump(const struct vsw *sw, FILE *f)
 		engine_dump(sw->devs[i].dev, i, f);
 	}
 	fflush(f);
+}
+
+/* ---------------- telemetry ---------------- */
+
+/* The switch the endpoints read; NULL once it is being torn down. */
+static struct vsw *tel_sw;
+static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int
+tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct vsw_stats st;
+	unsigned int k;
+
+	RTE_SET_USED(cmd);
+	RTE_SET_USED(params);
+	pthread_mutex_lock(&tel_lock);
+	if (tel_sw == NULL) {
+		pthread_mutex_unlock(&tel_lock);
+		return -ENODEV;
+	}
+	vsw_stats_get(tel_sw, &st);
+	pthread_mutex_unlock(&tel_lock);
+	rte_tel_data_start_dict(d);
+	for (k = 0; k < RTE_DIM(sw_fields); k++)
+		rte_tel_data_add_dict_u64(d, sw_fields[k].name,
+					  *(const uint64_t *)((const uint8_t *)&st +
+							      sw_fields[k].off));
+	return 0;
+}
+
+static int
+tel_devs(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	unsigned int i;
+
+	RTE_SET_USED(cmd);
+	RTE_SET_USED(params);
+	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+	pthread_mutex_lock(&tel_lock);
+	for (i = 0; tel_sw != NULL && i < tel_sw->nb_devs; i++)
+		rte_tel_data_add_array_int(d, (int)i);
+	pthread_mutex_unlock(&tel_lock);
+	return 0;
+}
+
+/* /vhost_user_rdma/dev,ID: a device's state, counters and its engine's. */
+static int
+tel_dev(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const char *names[64];
+	uint64_t values[64];
+	struct vrdma_dev_info info;
+	struct roce_dev_stats est;
+	char key[RTE_TEL_MAX_STRING_LEN];
+	unsigned long id;
+	unsigned int k, n = 0;
+	bool engine;
+	char *end;
+
+	RTE_SET_USED(cmd);
+	if (params == NULL || *params == '\0')
+		return -EINVAL;
+	id = strtoul(params, &end, 10);
+	if (*end != '\0')
+		return -EINVAL;
+	pthread_mutex_lock(&tel_lock);
+	if (tel_sw == NULL || id >= tel_sw->nb_devs) {
+		pthread_mutex_unlock(&tel_lock);
+		return -EINVAL;
+	}
+	vrdma_dev_info_get(tel_sw->devs[id].dev, &info);
+	engine = vrdma_dev_engine_stats(tel_sw->devs[id].dev, &est) == 0;
+	pthread_mutex_unlock(&tel_lock);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "connected", info.vid >= 0);
+	rte_tel_data_add_dict_int(d, "roce", info.roce);
+	for (k = 0; k < RTE_DIM(dev_fields); k++)
+		rte_tel_data_add_dict_u64(d, dev_fields[k].name,
+					  *(const uint64_t *)((const uint8_t *)&info +
+							      dev_fields[k].off));
+	if (engine)
+		n = RTE_MIN(roce_stats_table(&est, names, values, RTE_DIM(names)), RTE_DIM(names));
+	for (k = 0; k < n; k++) {
+		snprintf(key, sizeof(key), "engine_%s", names[k]);
+		rte_tel_data_add_dict_u64(d, key, values[k]);
+	}
+	return 0;
+}
+
+int
+vsw_telemetry_register(struct vsw *sw)
+{
+	pthread_mutex_lock(&tel_lock);
+	tel_sw = sw;
+	pthread_mutex_unlock(&tel_lock);
+	if (rte_telemetry_register_cmd("/vhost_user_rdma/stats", tel_stats,
+				       "The switch's counters. No parameters") != 0 ||
+	    rte_telemetry_register_cmd("/vhost_user_rdma/devs", tel_devs,
+				       "The devices' numbers. No parameters") != 0 ||
+	    rte_telemetry_register_cmd("/vhost_user_rdma/dev", tel_dev,
+				       "A device's state, counters and RoCE engine counters. "
+				       "Parameters: int device") != 0)
+		return -EEXIST;
+	return 0;
+}
+
+void
+vsw_telemetry_detach(void)
+{
+	/* a request in flight finishes first: the devices may go after this */
+	pthread_mutex_lock(&tel_lock);
+	tel_sw = NULL;
+	pthread_mutex_unlock(&tel_lock);
 }

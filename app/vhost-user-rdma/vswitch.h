@@ -201,6 +201,19 @@ void vsw_stats_get(const struct vsw *sw, struct vsw_stats *st);
  */
 void vsw_stats_dump(const struct vsw *sw, FILE *f);
 
+/**
+ * Serve the counters over DPDK telemetry (dpdk-telemetry.py):
+ * /vhost_user_rdma/stats (the switch), /vhost_user_rdma/devs (device
+ * numbers) and /vhost_user_rdma/dev,ID (a device and its RoCE engine).
+ * @param sw
+ *   The switch (read by telemetry's thread until vsw_telemetry_detach()).
+ * @return 0, or -EEXIST when the commands are taken.
+ */
+int vsw_telemetry_register(struct vsw *sw);
+
+/** Stop serving @p sw to telemetry (before its devices are destroyed). */
+void vsw_telemetry_detach(void);
+
 #ifdef __cplusplus
 }
 #endif

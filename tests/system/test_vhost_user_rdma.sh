@@ -74,7 +74,12 @@ mergecap -a -w "$work/in.pcap" "$work/mine.pcap" "$work/other.pcap"
 nbcast=$(tshark -r "$work/other.pcap" -Y 'eth.dst == ff:ff:ff:ff:ff:ff' 2>/dev/null | wc -l)
 nother=$((100 - nbcast))
 
-timeout 300 "$backend" -l 0-1 "${eal[@]}" -m 256 --file-prefix "$prefix-b" \
+# the backend serves telemetry (its counters over dpdk-telemetry.py)
+eal_tel=()
+for a in "${eal[@]}"; do
+	[ "$a" = --no-telemetry ] || eal_tel+=("$a")
+done
+timeout 300 "$backend" -l 0-1 "${eal_tel[@]}" -m 256 --file-prefix "$prefix-b" \
 	--vdev "net_memif0,role=server,socket=$work/wire.sock" -- \
 	-s "$work/vu.sock" --stats 1 --idle-sleep 20 > "$work/b.log" 2>&1 &
 b_pid=$!
@@ -109,6 +114,20 @@ for _ in $(seq 600); do
 	sleep 0.1
 done
 sleep 1
+
+# DPDK telemetry, as a user would read it, while everything runs
+tel=$(printf '/vhost_user_rdma/stats\n/vhost_user_rdma/dev,0\n/vhost_user_rdma/dev,5\n' |
+	timeout 30 dpdk-telemetry.py -f "$prefix-b" 2>&1)
+tel_get() { echo "$tel" | grep "^{\"$1\"" | grep -o "\"$2\": [0-9]*" | head -1 | awk '{print $2}'; }
+expect_eq "telemetry: the switch's and device 0's counters, device 0 connected" \
+	"$want_out $want_out $want_out 1" \
+	"$(tel_get /vhost_user_rdma/stats wire_tx) $(tel_get /vhost_user_rdma/dev net_rx_frames) \
+$(tel_get /vhost_user_rdma/dev net_tx_frames) $(tel_get /vhost_user_rdma/dev connected)"
+if echo "$tel" | grep -q '^{"/vhost_user_rdma/dev": null}'; then
+	pass "telemetry: a device number out of range is an error"
+else
+	fail "telemetry: a device number out of range is an error" "$tel"
+fi
 
 # The guest first: the backend sees it disconnect while running (virtio-user
 # writing to a closed socket would die of SIGPIPE), then the backend, then
