@@ -65,6 +65,9 @@ vsw_fdb_create(struct vsw *sw, const char *name)
 		return -ENOMEM;
 	}
 	sw->fdb_age = VSW_FDB_AGE_S * rte_get_tsc_hz();
+	sw->fdb_refresh = rte_get_tsc_hz();
+	/* nothing remembered yet */
+	sw->fdb_gen = 1;
 	return 0;
 }
 
@@ -121,6 +124,7 @@ fdb_reclaim(struct vsw *sw)
 			continue;
 		count_station(sw, sw->fdb_dev[pos], -1);
 		rte_hash_del_key(sw->fdb, key);
+		sw->fdb_gen++;
 	}
 }
 
@@ -129,15 +133,24 @@ vsw_learn(struct vsw *sw, const struct rte_mbuf *m, uint16_t port, struct vsw_st
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	uint16_t dev = port == VSW_WIRE ? VSW_FDB_WIRE : (uint16_t)(port - VSW_DEV0);
+	struct vsw_fdb_last *last = &sw->fdb_last[port == VSW_WIRE ? VSW_MAX_DEVS : dev];
 	int32_t pos;
 
+	/*
+	 * A port's frames mostly come from one station: its entry, still
+	 * its own (no move or deletion since), was refreshed under a second
+	 * ago. Saves the table lookup per frame.
+	 */
+	if (last->gen == sw->fdb_gen && rte_is_same_ether_addr(&eth->src_addr, &last->src) &&
+	    sw->now - last->at < sw->fdb_refresh)
+		return;
 	if (sw->fdb == NULL || !rte_is_unicast_ether_addr(&eth->src_addr) ||
 	    rte_is_zero_ether_addr(&eth->src_addr) || own_mac(sw, &eth->src_addr) >= 0)
 		return;
 	pos = rte_hash_lookup(sw->fdb, &eth->src_addr);
 	if (pos >= 0 && sw->fdb_dev[pos] == dev) {
 		sw->fdb_seen[pos] = sw->now;
-		return;
+		goto remember;
 	}
 	/*
 	 * A guest may not take an address a host on the wire uses (it would
@@ -165,12 +178,17 @@ vsw_learn(struct vsw *sw, const struct rte_mbuf *m, uint16_t port, struct vsw_st
 		}
 	} else {
 		count_station(sw, sw->fdb_dev[pos], -1);
+		sw->fdb_gen++; /* it moved: no port's remembered station stands */
 	}
 	if (dev != VSW_FDB_WIRE)
 		st->fdb_learned++;
 	count_station(sw, dev, 1);
 	sw->fdb_dev[pos] = dev;
 	sw->fdb_seen[pos] = sw->now;
+remember:
+	last->src = eth->src_addr;
+	last->gen = sw->fdb_gen;
+	last->at = sw->now;
 }
 
 /*

@@ -84,6 +84,13 @@ struct vsw_stats {
 	uint64_t wire_tx_drop;   /**< frames the wire port refused (freed) */
 };
 
+/** The station a port's last frame came from, its table entry refreshed at @p at. */
+struct vsw_fdb_last {
+	struct rte_ether_addr src;
+	uint32_t gen;            /**< sw->fdb_gen then: a move or deletion since voids it */
+	uint64_t at;
+};
+
 /** The switch. */
 struct vsw {
 	uint16_t wire_port;      /**< ethdev port of the wire */
@@ -105,6 +112,9 @@ struct vsw {
 	uint16_t fdb_count[VSW_MAX_DEVS]; /**< stations behind each device */
 	uint64_t fdb_age;        /**< TSC ticks before an unseen station may be forgotten */
 	uint64_t fdb_swept;      /**< TSC of the last sweep of a full table */
+	uint64_t fdb_refresh;    /**< TSC ticks a port's last station skips the table */
+	uint32_t fdb_gen;        /**< bumped at every move and deletion */
+	struct vsw_fdb_last fdb_last[VSW_MAX_DEVS + 1]; /**< per device, then the wire */
 	uint64_t now;            /**< TSC of the switch stage's current burst */
 	struct {
 		struct vsw_stats st;

@@ -272,8 +272,13 @@ test_stations_behind_a_device_are_learned(void **state)
 	send_from(VSW_DEV0 + 1, dev_mac[0]);
 	expect(guest, PLAIN, VSW_WIRE, VSW_TO_GUEST, 0);
 	expect(dev_mac[0], PLAIN, VSW_WIRE, VSW_TO_GUEST, 0);
+	/* and straight back: device 1 remembering it as its last station must not stop that */
+	send_from(VSW_DEV0 + 1, guest);
+	expect(guest, PLAIN, VSW_WIRE, VSW_TO_GUEST, 1);
+	send_from(VSW_DEV0 + 0, guest);
+	expect(guest, PLAIN, VSW_WIRE, VSW_TO_GUEST, 0);
 	vsw_stats_get(sw, &st);
-	assert_int_equal(st.fdb_learned, 2);
+	assert_int_equal(st.fdb_learned, 4);
 	assert_int_equal(st.fdb_refused, 0);
 	/* a wire host's address, while it talks, is not a guest's to take */
 	send_from(VSW_WIRE, other_mac);
