@@ -136,6 +136,8 @@ vsw_learn(struct vsw *sw, const struct rte_mbuf *m, uint16_t port, struct vsw_st
 	struct vsw_fdb_last *last = &sw->fdb_last[port == VSW_WIRE ? VSW_MAX_DEVS : dev];
 	int32_t pos;
 
+	if (sw->fdb == NULL)
+		return;
 	/*
 	 * A port's frames mostly come from one station: its entry, still
 	 * its own (no move or deletion since), was refreshed under a second
@@ -144,7 +146,7 @@ vsw_learn(struct vsw *sw, const struct rte_mbuf *m, uint16_t port, struct vsw_st
 	if (last->gen == sw->fdb_gen && rte_is_same_ether_addr(&eth->src_addr, &last->src) &&
 	    sw->now - last->at < sw->fdb_refresh)
 		return;
-	if (sw->fdb == NULL || !rte_is_unicast_ether_addr(&eth->src_addr) ||
+	if (!rte_is_unicast_ether_addr(&eth->src_addr) ||
 	    rte_is_zero_ether_addr(&eth->src_addr) || own_mac(sw, &eth->src_addr) >= 0)
 		return;
 	pos = rte_hash_lookup(sw->fdb, &eth->src_addr);

@@ -82,3 +82,13 @@ dev_ctr() {
 	v=$(grep "^device $2 (" "$1" | tail -1 | grep -o " $3=[0-9]*" | cut -d= -f2)
 	echo "${v:-0}"
 }
+
+# kill_started PID...: kill what a test started, and what their timeout
+# wrappers started (any process naming a path in $work).
+kill_started() {
+	local p
+	for p in "$@"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	pkill -KILL -f -- "$work/" 2>/dev/null
+}

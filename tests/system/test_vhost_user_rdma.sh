@@ -31,12 +31,7 @@ eal=(--no-huge --no-pci --no-telemetry --log-level=lib.eal:warning
      --log-level=pmd.net.memif:error --log-level=lib.vhost.config:warning)
 b_pid= g_pid= w_pid=
 cleanup() {
-	local p
-	for p in $w_pid $g_pid $b_pid; do
-		kill -KILL "$p" 2>/dev/null
-	done
-	# and their children: killing a timeout wrapper leaves its command running
-	pkill -KILL -f -- "$work/" 2>/dev/null
+	kill_started $w_pid $g_pid $b_pid
 	rm -rf "$work" /var/run/dpdk/"$prefix"-*
 }
 trap cleanup EXIT

@@ -29,12 +29,7 @@ eal=(--no-huge --no-pci --no-telemetry --log-level=lib.eal:warning
      --log-level=pmd.net.memif:error --log-level=lib.vhost.config:warning)
 pids=()
 cleanup() {
-	local p
-	for p in "${pids[@]}"; do
-		kill -KILL "$p" 2>/dev/null
-	done
-	# and their children: killing a timeout wrapper leaves its command running
-	pkill -KILL -f -- "$work/" 2>/dev/null
+	kill_started "${pids[@]}"
 	rm -rf "$work" /var/run/dpdk/"$prefix"-*
 }
 trap cleanup EXIT
