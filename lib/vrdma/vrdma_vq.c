@@ -37,7 +37,7 @@ guest_read(const struct rte_vhost_memory *mem, uint64_t gpa, void *dst, uint32_t
  * @p max), adding to @p n and @p total. @return 0, or -1 (bad address /
  * too many pieces: counted).
  */
-static int
+static __rte_always_inline int
 add_pieces(const struct rte_vhost_memory *mem, uint64_t gpa, uint32_t len,
 	   struct vrdma_wseg *seg, uint32_t *n, uint32_t max, uint32_t *total,
 	   struct vrdma_vq_stats *st)
@@ -82,7 +82,7 @@ add_readable(const struct rte_vhost_memory *mem, uint64_t gpa, uint32_t len,
 }
 
 /* One descriptor's buffer into the chain. @return 0 or -1 (counted). */
-static int
+static __rte_always_inline int
 take_buffer(const struct rte_vhost_memory *mem, const struct vring_desc *d, uint8_t *rbuf,
 	    uint32_t rcap, struct vrdma_chain *ch, struct vrdma_vq_stats *st)
 {
@@ -218,7 +218,7 @@ vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_t *r
 }
 
 uint32_t
-vrdma_chain_read(const struct vrdma_chain *ch, uint32_t off, void *dst, uint32_t len)
+vrdma_chain_read_pieces(const struct vrdma_chain *ch, uint32_t off, void *dst, uint32_t len)
 {
 	uint8_t *d = dst;
 	uint32_t done = 0, i;
@@ -272,16 +272,4 @@ vrdma_chain_write_at(const struct vrdma_chain *ch, uint32_t off, const void *src
 		off = 0;
 	}
 	return done;
-}
-
-void
-vrdma_vq_push(struct vrdma_vq *vq, uint16_t head, uint32_t len)
-{
-	struct vring_used_elem *e = &vq->used->ring[vq->last_used & (vq->size - 1)];
-
-	e->id = head;
-	e->len = len;
-	vq->last_used++;
-	/* the element before the index the driver reads */
-	__atomic_store_n(&vq->used->idx, vq->last_used, __ATOMIC_RELEASE);
 }

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <linux/virtio_ring.h>
 #include <rte_vhost.h>
@@ -82,11 +83,24 @@ int vrdma_vq_pop(struct vrdma_vq *vq, const struct rte_vhost_memory *mem, uint8_
  */
 int vrdma_vq_skip(struct vrdma_vq *vq, uint16_t *head, struct vrdma_vq_stats *st);
 
+/* vrdma_chain_read() across pieces. */
+uint32_t vrdma_chain_read_pieces(const struct vrdma_chain *ch, uint32_t off, void *dst,
+				 uint32_t len);
+
 /*
  * Copy @p len readable bytes of a lazily read chain, from byte @p off on,
  * to @p dst. @return bytes copied (fewer when the chain is shorter).
  */
-uint32_t vrdma_chain_read(const struct vrdma_chain *ch, uint32_t off, void *dst, uint32_t len);
+static inline uint32_t
+vrdma_chain_read(const struct vrdma_chain *ch, uint32_t off, void *dst, uint32_t len)
+{
+	/* a request in one buffer: the usual case, without the walk */
+	if (ch->nr == 1 && off <= ch->rseg[0].len && len <= ch->rseg[0].len - off) {
+		memcpy(dst, ch->rseg[0].host + off, len);
+		return len;
+	}
+	return vrdma_chain_read_pieces(ch, off, dst, len);
+}
 
 /* Copy @p len bytes to a chain's writable buffers. @return bytes written. */
 uint32_t vrdma_chain_write(const struct vrdma_chain *ch, const void *src, uint32_t len);
@@ -125,6 +139,16 @@ vrdma_vq_wants_calls(const struct vrdma_vq *vq)
 }
 
 /* Publish chain @p head as used with @p len bytes written. */
-void vrdma_vq_push(struct vrdma_vq *vq, uint16_t head, uint32_t len);
+static inline void
+vrdma_vq_push(struct vrdma_vq *vq, uint16_t head, uint32_t len)
+{
+	struct vring_used_elem *e = &vq->used->ring[vq->last_used & (vq->size - 1)];
+
+	e->id = head;
+	e->len = len;
+	vq->last_used++;
+	/* the element before the index the driver reads */
+	__atomic_store_n(&vq->used->idx, vq->last_used, __ATOMIC_RELEASE);
+}
 
 #endif /* VRDMA_VQ_H */

@@ -35,15 +35,29 @@ ring_has_work(const struct vrdma_vq *vq)
 		__atomic_load_n(&vq->avail->idx, __ATOMIC_ACQUIRE) != vq->last_avail;
 }
 
+/* The guest's SGEs have lib/roce's layout, little-endian. */
+#define SGE_AS_ROCE (RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN && \
+		     sizeof(struct vrdma_sge) == sizeof(struct roce_sge) && \
+		     offsetof(struct roce_sge, length) == offsetof(struct vrdma_sge, length) && \
+		     offsetof(struct roce_sge, lkey) == offsetof(struct vrdma_sge, lkey))
+
+/* Copy @p n SGEs at byte @p off of a request into @p out (@p tmp: room to convert). */
 static void
-sges_in(struct roce_sge *out, const uint8_t *in, uint32_t n)
+sges_read(const struct vrdma_chain *ch, uint32_t off, struct roce_sge *out, uint32_t n,
+	  uint8_t *tmp)
 {
 	uint32_t i;
 
+	if (SGE_AS_ROCE) {
+		/* straight into lib/roce's array: one copy */
+		vrdma_chain_read(ch, off, out, n * sizeof(*out));
+		return;
+	}
+	vrdma_chain_read(ch, off, tmp, n * sizeof(struct vrdma_sge));
 	for (i = 0; i < n; i++) {
 		struct vrdma_sge s;
 
-		memcpy(&s, in + i * sizeof(s), sizeof(s));
+		memcpy(&s, tmp + i * sizeof(s), sizeof(s));
 		out[i].addr = rte_le_to_cpu_64(s.addr);
 		out[i].length = le32(s.length);
 		out[i].lkey = le32(s.lkey);
@@ -63,119 +77,6 @@ queue_is_empty_cap(struct roce_qp *qp, bool recv)
 	return (recv ? ia.cap.max_recv_wr : ia.cap.max_send_wr) == 0;
 }
 
-/*
- * Post one send request. @return 0 when it was taken (posted, or failed
- * into a completion), -EAGAIN when lib/roce cannot take it now (queue full,
- * QP not yet able to send): the chain stays in the ring.
- */
-static int
-sq_request(struct vrdma_wq *w, struct roce_qp *qp, bool ud, const struct vrdma_chain *ch)
-{
-	const uint32_t head = offsetof(struct vrdma_sq_req, inline_data);
-	const uint32_t tail = offsetof(struct vrdma_sq_req, num_sge);
-	struct roce_dev *dev = w->r->dev;
-	/*
-	 * The device's own copy of the parts in use: the head, the tail with
-	 * num_sge, then the inline data or the SGEs, each read once from
-	 * guest memory; the unused inline area is never read.
-	 */
-	struct vrdma_sq_req *q = (struct vrdma_sq_req *)w->buf;
-	struct roce_sge sge[ROCE_MAX_SGE];
-	struct roce_send_wr wr;
-	uint32_t nsge = 0, want;
-	int rc;
-
-	vrdma_chain_read(ch, 0, q, head);
-	vrdma_chain_read(ch, tail, (uint8_t *)q + tail, sizeof(*q) - tail);
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = rte_le_to_cpu_64(q->wr_id);
-	wr.opcode = q->opcode;
-	wr.send_flags = q->send_flags;
-	wr.imm_data = q->imm_data;
-	if (q->send_flags & ROCE_SEND_INLINE) {
-		wr.inline_len = rte_le_to_cpu_16(q->inline_len);
-		wr.inline_data = q->inline_data;
-		want = sizeof(*q);
-		if (wr.inline_len > sizeof(q->inline_data))
-			goto refuse;
-		vrdma_chain_read(ch, head, q->inline_data, wr.inline_len);
-	} else {
-		nsge = le32(q->num_sge);
-		if (nsge > ROCE_MAX_SGE)
-			goto refuse;
-		want = sizeof(*q) + nsge * sizeof(struct vrdma_sge);
-		vrdma_chain_read(ch, sizeof(*q), w->buf + sizeof(*q),
-				 nsge * sizeof(struct vrdma_sge));
-		sges_in(sge, w->buf + sizeof(*q), nsge);
-		wr.num_sge = nsge;
-		wr.sg_list = sge;
-	}
-	/* exactly the request, nothing device-writable */
-	if (ch->rlen != want || ch->wlen != 0 || q->opcode > ROCE_WR_RDMA_READ)
-		goto refuse;
-	if (roce_qp_cur_state(qp) == ROCE_QPS_RESET || roce_qp_cur_state(qp) == ROCE_QPS_INIT ||
-	    roce_qp_cur_state(qp) == ROCE_QPS_RTR)
-		return -EAGAIN;
-	if (ud) {
-		/* an AH named by handle (lib/roce checks it is live and of the QP's PD) */
-		wr.ud.ah = roce_ah_get(dev, le32(q->ud.ah));
-		wr.ud.remote_qpn = le32(q->ud.remote_qpn);
-		wr.ud.remote_qkey = le32(q->ud.remote_qkey);
-	} else {
-		wr.rdma.remote_addr = rte_le_to_cpu_64(q->rdma.remote_addr);
-		wr.rdma.rkey = le32(q->rdma.rkey);
-	}
-	rc = roce_post_send(qp, &wr, 1, NULL);
-	if (rc == -ENOMEM && !queue_is_empty_cap(qp, false))
-		return -EAGAIN;
-	if (rc == -EPERM)
-		return -EAGAIN;
-	if (rc == 0) {
-		w->st.sq_posted++;
-		return 0;
-	}
-refuse:
-	w->st.wr_refused++;
-	roce_post_error(qp, false, wr.wr_id, q->opcode, ROCE_WC_LOC_QP_OP_ERR);
-	return 0;
-}
-
-/* Post one receive request (see sq_request()). */
-static int
-rq_request(struct vrdma_wq *w, struct roce_qp *qp, const struct vrdma_chain *ch)
-{
-	struct roce_sge sge[ROCE_MAX_SGE];
-	struct vrdma_rq_req q;
-	struct roce_recv_wr wr;
-	uint32_t nsge;
-	int rc;
-
-	vrdma_chain_read(ch, 0, &q, sizeof(q));
-	nsge = le32(q.num_sge);
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = rte_le_to_cpu_64(q.wr_id);
-	if (nsge > ROCE_MAX_SGE || ch->wlen != 0 ||
-	    ch->rlen != sizeof(q) + nsge * sizeof(struct vrdma_sge))
-		goto refuse;
-	if (roce_qp_cur_state(qp) == ROCE_QPS_RESET)
-		return -EAGAIN;
-	vrdma_chain_read(ch, sizeof(q), w->buf, nsge * sizeof(struct vrdma_sge));
-	sges_in(sge, w->buf, nsge);
-	wr.num_sge = nsge;
-	wr.sg_list = sge;
-	rc = roce_post_recv(qp, &wr, 1, NULL);
-	if ((rc == -ENOMEM && !queue_is_empty_cap(qp, true)) || rc == -EPERM)
-		return -EAGAIN;
-	if (rc == 0) {
-		w->st.rq_posted++;
-		return 0;
-	}
-refuse:
-	w->st.wr_refused++;
-	roce_post_error(qp, true, wr.wr_id, 0, ROCE_WC_LOC_QP_OP_ERR);
-	return 0;
-}
-
 /* The QP cannot trust its queue any more: it enters ERR (its work is flushed). */
 static void
 qp_fail(struct roce_qp *qp)
@@ -186,19 +87,294 @@ qp_fail(struct roce_qp *qp)
 		roce_qp_modify(qp, &a, ROCE_QP_STATE);
 }
 
-/* Take up to a burst of requests from one of a QP's rings. */
+/*
+ * Send requests on their way to lib/roce, posted a burst at a time (one
+ * call), their chains returned only once lib/roce took them. An inline
+ * request is posted alone: its data lives in the one request buffer.
+ */
+struct sq_batch {
+	struct roce_send_wr wr[VRDMA_WQ_BURST];
+	uint16_t head[VRDMA_WQ_BURST];
+	struct roce_sge sge[VRDMA_WQ_BURST + ROCE_MAX_SGE];
+	unsigned int n, nsge;
+};
+
+/*
+ * Post the batch. @return 0, or -EAGAIN when lib/roce cannot take the rest
+ * now (queue full): those chains go back to the ring, unread.
+ */
+static int
+sq_flush(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct sq_batch *b)
+{
+	unsigned int i = 0;
+	int rc = 0;
+
+	while (i < b->n) {
+		unsigned int done = 0, k;
+
+		rc = roce_post_send(qp, &b->wr[i], b->n - i, &done);
+		for (k = 0; k < done; k++)
+			vrdma_vq_push(vq, b->head[i + k], 0);
+		w->st.sq_posted += done;
+		i += done;
+		if (rc == 0)
+			break;
+		if ((rc == -ENOMEM && !queue_is_empty_cap(qp, false)) || rc == -EPERM) {
+			/* the last ones taken: they wait in the ring */
+			vrdma_vq_unpop(vq, (uint16_t)(b->n - i));
+			rc = -EAGAIN;
+			break;
+		}
+		/* lib/roce refused this one (opcode, SGEs, length, AH, a queue of 0) */
+		w->st.wr_refused++;
+		roce_post_error(qp, false, b->wr[i].wr_id, b->wr[i].opcode, ROCE_WC_LOC_QP_OP_ERR);
+		vrdma_vq_push(vq, b->head[i], 0);
+		i++;
+		rc = 0;
+	}
+	b->n = 0;
+	b->nsge = 0;
+	return rc;
+}
+
+/*
+ * Add one send request to the batch, or complete it in error when it is
+ * malformed (after posting those before it: completions stay in order).
+ * @return 0, or -EAGAIN (see sq_flush()).
+ */
+static int
+sq_request(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct sq_batch *b,
+	   bool ud, const struct vrdma_chain *ch)
+{
+	const uint32_t head = offsetof(struct vrdma_sq_req, inline_data);
+	const uint32_t tail = offsetof(struct vrdma_sq_req, num_sge);
+	/*
+	 * The device's own copy of the parts in use: the head, the tail with
+	 * num_sge, then the inline data or the SGEs, each read once from
+	 * guest memory; the unused inline area is never read.
+	 */
+	struct vrdma_sq_req *q = (struct vrdma_sq_req *)w->buf;
+	bool inl;
+	struct roce_send_wr *wr;
+	uint32_t nsge = 0, want;
+	int rc;
+
+	vrdma_chain_read(ch, 0, q, head);
+	vrdma_chain_read(ch, tail, (uint8_t *)q + tail, sizeof(*q) - tail);
+	inl = (q->send_flags & ROCE_SEND_INLINE) != 0;
+	if (inl) {
+		want = sizeof(*q);
+		if (rte_le_to_cpu_16(q->inline_len) > sizeof(q->inline_data))
+			goto refuse;
+	} else {
+		nsge = le32(q->num_sge);
+		if (nsge > ROCE_MAX_SGE)
+			goto refuse;
+		want = sizeof(*q) + nsge * sizeof(struct vrdma_sge);
+	}
+	/* exactly the request, nothing device-writable */
+	if (ch->rlen != want || ch->wlen != 0 || q->opcode > ROCE_WR_RDMA_READ)
+		goto refuse;
+	/* room for its SGEs, or alone when inline */
+	if ((inl && b->n > 0) || b->nsge + nsge > RTE_DIM(b->sge)) {
+		rc = sq_flush(w, qp, vq, b);
+		if (rc != 0) {
+			vrdma_vq_unpop(vq, 1);
+			return rc;
+		}
+	}
+	wr = &b->wr[b->n];
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = rte_le_to_cpu_64(q->wr_id);
+	wr->opcode = q->opcode;
+	wr->send_flags = q->send_flags;
+	wr->imm_data = q->imm_data;
+	if (inl) {
+		wr->inline_len = rte_le_to_cpu_16(q->inline_len);
+		wr->inline_data = q->inline_data;
+		vrdma_chain_read(ch, head, q->inline_data, wr->inline_len);
+	} else {
+		sges_read(ch, sizeof(*q), &b->sge[b->nsge], nsge, w->buf + sizeof(*q));
+		wr->num_sge = nsge;
+		wr->sg_list = &b->sge[b->nsge];
+	}
+	if (ud) {
+		/* an AH named by handle (lib/roce checks it is live and of the QP's PD) */
+		wr->ud.ah = roce_ah_get(w->r->dev, le32(q->ud.ah));
+		wr->ud.remote_qpn = le32(q->ud.remote_qpn);
+		wr->ud.remote_qkey = le32(q->ud.remote_qkey);
+	} else {
+		wr->rdma.remote_addr = rte_le_to_cpu_64(q->rdma.remote_addr);
+		wr->rdma.rkey = le32(q->rdma.rkey);
+	}
+	b->head[b->n++] = ch->head;
+	b->nsge += nsge;
+	/* the inline data is in the request buffer the next request overwrites */
+	return inl ? sq_flush(w, qp, vq, b) : 0;
+refuse:
+	rc = sq_flush(w, qp, vq, b);
+	if (rc != 0) {
+		vrdma_vq_unpop(vq, 1);
+		return rc;
+	}
+	w->st.wr_refused++;
+	roce_post_error(qp, false, rte_le_to_cpu_64(q->wr_id), q->opcode, ROCE_WC_LOC_QP_OP_ERR);
+	vrdma_vq_push(vq, ch->head, 0);
+	return 0;
+}
+
+/* Take up to a burst of send requests from a QP's ring. */
 static unsigned int
-wq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, bool recv, uint64_t *call)
+sq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, uint64_t *call)
 {
 	struct vrdma_vq *vq = &w->vq[ring];
-	/* a receive request's head is smaller: longer chains are refused by the reader */
-	uint32_t cap = recv ? sizeof(struct vrdma_rq_req) + ROCE_MAX_SGE *
-		sizeof(struct vrdma_sge) : VRDMA_WQ_MAX_REQ;
 	enum roce_qp_type t = roce_qp_transport(qp);
 	bool ud = t == ROCE_QPT_UD || t == ROCE_QPT_GSI;
 	struct vrdma_chain ch;
+	struct sq_batch b;
 	unsigned int n;
 
+	b.n = 0;
+	b.nsge = 0;
+	for (n = 0; n < VRDMA_WQ_BURST; n++) {
+		/* lazily: only the parts of a request in use are copied out */
+		int rc = vrdma_vq_pop(vq, w->mem, NULL, VRDMA_WQ_MAX_REQ, &ch, w->vqst);
+
+		if (rc == 0)
+			break;
+		if (rc == -2) {
+			/* the ring is stopped until the driver sets it up again (counted there) */
+			sq_flush(w, qp, vq, &b);
+			qp_fail(qp);
+			break;
+		}
+		if (rc < 0 || ch.rlen < sizeof(struct vrdma_sq_req)) {
+			/* no request to name in a completion */
+			if (sq_flush(w, qp, vq, &b) != 0) {
+				vrdma_vq_unpop(vq, 1);
+				break;
+			}
+			w->st.wq_bad_chain++;
+			qp_fail(qp);
+			vrdma_vq_push(vq, ch.head, 0);
+		} else if (sq_request(w, qp, vq, &b, ud, &ch) != 0) {
+			break;
+		}
+	}
+	if (b.n > 0)
+		sq_flush(w, qp, vq, &b);
+	/* a driver that reclaims as it posts turns calls off: no rte_vhost call then */
+	if (n > 0 && vrdma_vq_wants_calls(vq))
+		vrdma_call_set(call, ring);
+	return n;
+}
+
+/*
+ * Receive requests on their way to lib/roce: posted a burst at a time (one
+ * call), their chains returned only once lib/roce took them.
+ */
+struct rq_batch {
+	struct roce_recv_wr wr[VRDMA_WQ_BURST];
+	uint16_t head[VRDMA_WQ_BURST];
+	struct roce_sge sge[VRDMA_WQ_BURST + ROCE_MAX_SGE];
+	unsigned int n, nsge;
+};
+
+/*
+ * Post the batch. @return 0, or -EAGAIN when lib/roce cannot take the rest
+ * now (queue full, QP reset): those chains go back to the ring, unread.
+ */
+static int
+rq_flush(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct rq_batch *b)
+{
+	unsigned int i = 0;
+	int rc = 0;
+
+	while (i < b->n) {
+		unsigned int done = 0, k;
+
+		rc = roce_post_recv(qp, &b->wr[i], b->n - i, &done);
+		for (k = 0; k < done; k++)
+			vrdma_vq_push(vq, b->head[i + k], 0);
+		w->st.rq_posted += done;
+		i += done;
+		if (rc == 0)
+			break;
+		if ((rc == -ENOMEM && !queue_is_empty_cap(qp, true)) || rc == -EPERM) {
+			/* the last ones taken: they wait in the ring */
+			vrdma_vq_unpop(vq, (uint16_t)(b->n - i));
+			rc = -EAGAIN;
+			break;
+		}
+		/* lib/roce refused this one (SGEs, length, a queue of 0) */
+		w->st.wr_refused++;
+		roce_post_error(qp, true, b->wr[i].wr_id, 0, ROCE_WC_LOC_QP_OP_ERR);
+		vrdma_vq_push(vq, b->head[i], 0);
+		i++;
+		rc = 0;
+	}
+	b->n = 0;
+	b->nsge = 0;
+	return rc;
+}
+
+/*
+ * Add one receive request to the batch, or complete it in error when it is
+ * malformed (after posting those before it: completions stay in order).
+ * @return 0, or -EAGAIN (see rq_flush()).
+ */
+static int
+rq_request(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct rq_batch *b,
+	   const struct vrdma_chain *ch)
+{
+	struct vrdma_rq_req q;
+	uint32_t nsge;
+	int rc;
+
+	vrdma_chain_read(ch, 0, &q, sizeof(q));
+	nsge = le32(q.num_sge);
+	if (nsge > ROCE_MAX_SGE || ch->wlen != 0 ||
+	    ch->rlen != sizeof(q) + nsge * sizeof(struct vrdma_sge)) {
+		rc = rq_flush(w, qp, vq, b);
+		if (rc != 0) {
+			vrdma_vq_unpop(vq, 1);
+			return rc;
+		}
+		w->st.wr_refused++;
+		roce_post_error(qp, true, rte_le_to_cpu_64(q.wr_id), 0, ROCE_WC_LOC_QP_OP_ERR);
+		vrdma_vq_push(vq, ch->head, 0);
+		return 0;
+	}
+	if (b->nsge + nsge > RTE_DIM(b->sge)) {
+		rc = rq_flush(w, qp, vq, b);
+		if (rc != 0) {
+			vrdma_vq_unpop(vq, 1);
+			return rc;
+		}
+	}
+	sges_read(ch, sizeof(q), &b->sge[b->nsge], nsge, w->buf);
+	b->wr[b->n].wr_id = rte_le_to_cpu_64(q.wr_id);
+	b->wr[b->n].num_sge = nsge;
+	b->wr[b->n].sg_list = &b->sge[b->nsge];
+	b->head[b->n] = ch->head;
+	b->n++;
+	b->nsge += nsge;
+	return 0;
+}
+
+/* Take up to a burst of receive requests from a QP's ring. */
+static unsigned int
+rq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, uint64_t *call)
+{
+	struct vrdma_vq *vq = &w->vq[ring];
+	/* longer chains are refused by the reader */
+	const uint32_t cap = sizeof(struct vrdma_rq_req) + ROCE_MAX_SGE * sizeof(struct vrdma_sge);
+	struct vrdma_chain ch;
+	struct rq_batch b;
+	unsigned int n;
+
+	b.n = 0;
+	b.nsge = 0;
 	for (n = 0; n < VRDMA_WQ_BURST; n++) {
 		/* lazily: only the parts of a request in use are copied out */
 		int rc = vrdma_vq_pop(vq, w->mem, NULL, cap, &ch, w->vqst);
@@ -207,21 +383,25 @@ wq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, bool recv, uint6
 			break;
 		if (rc == -2) {
 			/* the ring is stopped until the driver sets it up again (counted there) */
+			rq_flush(w, qp, vq, &b);
 			qp_fail(qp);
 			break;
 		}
-		if (rc < 0 || ch.rlen < (recv ? sizeof(struct vrdma_rq_req) :
-					 sizeof(struct vrdma_sq_req))) {
+		if (rc < 0 || ch.rlen < sizeof(struct vrdma_rq_req)) {
 			/* no request to name in a completion */
+			if (rq_flush(w, qp, vq, &b) != 0) {
+				vrdma_vq_unpop(vq, 1);
+				break;
+			}
 			w->st.wq_bad_chain++;
 			qp_fail(qp);
-		} else if ((recv ? rq_request(w, qp, &ch) : sq_request(w, qp, ud, &ch)) ==
-			   -EAGAIN) {
-			vrdma_vq_unpop(vq, 1);
+			vrdma_vq_push(vq, ch.head, 0);
+		} else if (rq_request(w, qp, vq, &b, &ch) != 0) {
 			break;
 		}
-		vrdma_vq_push(vq, ch.head, 0);
 	}
+	if (b.n > 0)
+		rq_flush(w, qp, vq, &b);
 	/* a driver that reclaims as it posts turns calls off: no rte_vhost call then */
 	if (n > 0 && vrdma_vq_wants_calls(vq))
 		vrdma_call_set(call, ring);
@@ -246,8 +426,11 @@ wc_out(const struct roce_wc *wc, struct vrdma_cq_req *e)
 /*
  * Move a CQ's completions into the buffers of its ring, oldest first, up
  * to a burst of buffers (refused ones count: a guest cannot keep the
- * poller here). A CQ owed a notification is signalled each time
- * completions reach its ring, until the one that fired it is there.
+ * poller here). Buffers of one piece are gathered and filled from one
+ * lib/roce poll; a refused or split buffer ends the gathering and is dealt
+ * with first next time, so completions keep their order. A CQ owed a
+ * notification is signalled each time completions reach its ring, until
+ * the one that fired it is there.
  */
 static unsigned int
 cq_serve(struct vrdma_wq *w, struct roce_cq *cq, uint32_t cqn, uint64_t *call)
@@ -256,31 +439,54 @@ cq_serve(struct vrdma_wq *w, struct roce_cq *cq, uint32_t cqn, uint64_t *call)
 	struct vrdma_vq *vq = &w->vq[ring];
 	uint32_t *owed = &w->r->cq_owed[cqn];
 	uint32_t pending = roce_cq_pending(cq);
-	unsigned int done = 0, taken;
+	uint8_t *host[VRDMA_WQ_BURST];
+	uint16_t head[VRDMA_WQ_BURST];
+	struct roce_wc wc[VRDMA_WQ_BURST];
+	unsigned int n = 0, done = 0, taken;
 	struct vrdma_chain ch;
+	int i, got;
 
-	for (taken = 0; pending > 0 && taken < VRDMA_WQ_BURST; taken++) {
+	for (taken = 0; done + n < pending && taken < VRDMA_WQ_BURST; taken++) {
 		struct vrdma_cq_req e;
-		struct roce_wc wc;
 		int rc = vrdma_vq_pop(vq, w->mem, w->buf, 0, &ch, w->vqst);
 
 		if (rc == 0 || rc == -2)
 			break;
+		if (rc == 1 && ch.wlen >= sizeof(e) && ch.nw == 1) {
+			host[n] = ch.wseg[0].host;
+			head[n++] = ch.head;
+			continue;
+		}
+		if (n > 0) {
+			vrdma_vq_unpop(vq, 1);
+			break;
+		}
 		if (rc < 0 || ch.wlen < sizeof(e)) {
 			w->st.cq_bad_chain++;
 			vrdma_vq_push(vq, ch.head, 0);
 			continue;
 		}
-		if (roce_cq_poll(cq, &wc, 1) != 1) {
+		/* a buffer in pieces */
+		if (roce_cq_poll(cq, wc, 1) != 1) {
 			vrdma_vq_unpop(vq, 1);
 			break;
 		}
-		wc_out(&wc, &e);
+		wc_out(&wc[0], &e);
 		vrdma_chain_write(&ch, &e, sizeof(e));
 		vrdma_vq_push(vq, ch.head, sizeof(e));
-		pending--;
 		done++;
 	}
+	/* no other poller: the completions announced are there */
+	got = n > 0 ? roce_cq_poll(cq, wc, (int)n) : 0;
+	for (i = 0; i < got; i++) {
+		/* straight into the buffer: the guest reads it only once it is used */
+		wc_out(&wc[i], (struct vrdma_cq_req *)host[i]);
+		vrdma_vq_push(vq, head[i], sizeof(struct vrdma_cq_req));
+	}
+	if (got < (int)n)
+		/* the buffers not filled are the last ones taken: they wait in the ring */
+		vrdma_vq_unpop(vq, (uint16_t)(n - (unsigned int)RTE_MAX(got, 0)));
+	done += (unsigned int)RTE_MAX(got, 0);
 	w->st.cqe_written += done;
 	if (done > 0 && *owed > 0) {
 		vrdma_call_set(call, ring);
@@ -313,9 +519,9 @@ vrdma_wq_poll(struct vrdma_wq *w, uint64_t call[VRDMA_MAX_RINGS / 64])
 		/* requests the QP cannot take yet wait in their ring, unread */
 		st = roce_qp_cur_state(qp);
 		if (r && st != ROCE_QPS_RESET)
-			work += wq_serve(w, qp, rq, true, call);
+			work += rq_serve(w, qp, rq, call);
 		if (s && st != ROCE_QPS_RESET && st != ROCE_QPS_INIT && st != ROCE_QPS_RTR)
-			work += wq_serve(w, qp, sq, false, call);
+			work += sq_serve(w, qp, sq, call);
 	}
 	work += roce_dev_poll(dev);
 	for (i = 0; i < w->max_cqs; i++) {

@@ -202,6 +202,14 @@ void vuf_vq_kick(struct vuf_vq *vq);
  */
 int vuf_vq_get_used(struct vuf_vq *vq, void **cookie, uint32_t *len);
 
+/**
+ * Take up to @p n used chains at once (the used index is read once).
+ * @return how many, with @p cookies and @p lens set; or -EPROTO as
+ *   vuf_vq_get_used() when the first one is refused (a later refused one
+ *   ends the burst before it).
+ */
+int vuf_vq_get_used_burst(struct vuf_vq *vq, void **cookies, uint32_t *lens, unsigned int n);
+
 /** Chains made available and not yet used. */
 unsigned int vuf_vq_in_flight(const struct vuf_vq *vq);
 

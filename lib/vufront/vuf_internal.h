@@ -20,7 +20,21 @@ struct vuf_mem {
 };
 
 /* Whether [va, va + len) lies inside mem. */
-bool vuf_mem_holds(const struct vuf_mem *mem, const void *va, size_t len);
+static inline bool
+vuf_mem_holds(const struct vuf_mem *mem, const void *va, size_t len)
+{
+	const uint8_t *p = va;
+
+	return p >= mem->va && p <= mem->va + mem->size &&
+	       len <= (size_t)(mem->va + mem->size - p);
+}
+
+/* Guest-physical address of @p va inside mem (vuf_mem_gpa() for the hot paths). */
+static inline uint64_t
+vuf_mem_gpa_fast(const struct vuf_mem *mem, const void *va)
+{
+	return mem->gpa_base + (uint64_t)((const uint8_t *)va - mem->va);
+}
 
 /* vhost-user message header (the protocol specification). */
 struct vuf_hdr {

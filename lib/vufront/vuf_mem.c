@@ -74,14 +74,5 @@ vuf_mem_alloc(struct vuf_mem *mem, size_t len, size_t align)
 uint64_t
 vuf_mem_gpa(const struct vuf_mem *mem, const void *va)
 {
-	return mem->gpa_base + (uint64_t)((const uint8_t *)va - mem->va);
-}
-
-bool
-vuf_mem_holds(const struct vuf_mem *mem, const void *va, size_t len)
-{
-	const uint8_t *p = va;
-
-	return p >= mem->va && p <= mem->va + mem->size &&
-	       len <= (size_t)(mem->va + mem->size - p);
+	return vuf_mem_gpa_fast(mem, va);
 }

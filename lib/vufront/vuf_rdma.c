@@ -25,17 +25,21 @@
 #define CONFIG_MAX_CQS 28
 #define PAGE 4096u
 #define MAX_SGE 32
+/* used elements taken back per read of a ring's used index */
+#define POLL_BURST 32
 #define CQ_RING_MAX 4096u
 #define CTRL_OUT_MAX (2u + 32u + 8u * 4096u) /* REG_USER_MR of 16 MiB at most */
 
 /* A send or receive ring: a request buffer per entry, the free ones on a stack. */
+/*
+ * A send or receive queue: request buffer i belongs to descriptor i, so the
+ * ring's free list of descriptors is also that of the buffers.
+ */
 struct wq {
 	struct vuf_vq vq;
 	bool up;
 	uint8_t *reqs;      /* entries x slot bytes */
 	uint32_t slot;
-	uint16_t *free;
-	uint16_t nfree;
 };
 
 struct cq {
@@ -156,7 +160,6 @@ wq_fini(struct wq *w)
 {
 	if (w->up)
 		vuf_vq_fini(&w->vq);
-	free(w->free);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -399,17 +402,13 @@ vuf_rdma_reg_mr(struct vuf_rdma *d, uint32_t pdn, void *addr, uint64_t len, uint
 static int
 wq_up(struct vuf_rdma *d, struct wq *w, uint32_t index, uint32_t entries, uint32_t slot)
 {
-	uint16_t n = ring_size(entries, 32768), i;
+	uint16_t n = ring_size(entries, 32768);
 	int rc;
 
 	w->slot = slot;
 	w->reqs = vuf_mem_alloc(d->mem, (size_t)n * slot, 64);
-	w->free = calloc(n, sizeof(*w->free));
-	if (w->reqs == NULL || w->free == NULL)
+	if (w->reqs == NULL)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		w->free[i] = n - 1 - i;
-	w->nfree = n;
 	rc = vuf_vq_init(&w->vq, d->mem, index, n);
 	if (rc != 0)
 		return rc;
@@ -475,66 +474,47 @@ vuf_rdma_destroy_qp(struct vuf_rdma *d, uint32_t qpn)
 	return rc;
 }
 
-/* Take back the request buffers the device is done with. */
+/* Take back the descriptors (and so the request buffers) the device is done with. */
 static void
 wq_reclaim(struct wq *w)
 {
-	uint32_t len;
-	void *cookie;
+	void *cookies[POLL_BURST];
+	uint32_t lens[POLL_BURST];
 
-	while (vuf_vq_get_used(&w->vq, &cookie, &len) == 1) {
-		uint8_t *p = cookie;
-
-		/* chains added to the ring by other means are not ours to free */
-		if (p >= w->reqs && p < w->reqs + (size_t)w->vq.size * w->slot)
-			w->free[w->nfree++] = (uint16_t)((p - w->reqs) / w->slot);
-	}
+	while (vuf_vq_get_used_burst(&w->vq, cookies, lens, POLL_BURST) > 0)
+		;
 }
 
-/* A free request slot of @p w for @p len bytes (reclaiming used ones). */
+/*
+ * The request buffer of the descriptor the next request takes, for @p len
+ * bytes. Used descriptors are taken back once per list (the caller) and
+ * again here only when none is free.
+ */
 static int
 wq_take(struct vuf_rdma *d, struct wq *w, uint32_t len, uint8_t **slot)
 {
 	if (!w->up || len > w->slot)
 		return -EINVAL;
-	wq_reclaim(w);
-	if (w->nfree == 0) {
-		if (d->conf.poll != NULL)
-			d->conf.poll(d->conf.poll_arg);
+	if (w->vq.num_free == 0) {
 		wq_reclaim(w);
-		if (w->nfree == 0)
+		if (w->vq.num_free == 0 && d->conf.poll != NULL) {
+			d->conf.poll(d->conf.poll_arg);
+			wq_reclaim(w);
+		}
+		if (w->vq.num_free == 0)
 			return -ENOSPC;
 	}
-	*slot = w->reqs + (size_t)w->free[--w->nfree] * w->slot;
+	*slot = w->reqs + (size_t)w->vq.free_head * w->slot;
 	return 0;
 }
 
-/* Make the filled @p slot available to the device; the caller kicks. */
+/* Make the filled @p slot available to the device (it takes that descriptor); the caller kicks. */
 static int
 wq_give(struct wq *w, uint8_t *slot, uint32_t len)
 {
 	struct vuf_buf b = { slot, len };
-	int rc = vuf_vq_add(&w->vq, &b, 1, NULL, 0, slot);
 
-	if (rc != 0)
-		w->free[w->nfree++] = (uint16_t)((slot - w->reqs) / w->slot);
-	return rc;
-}
-
-/* Queue a request (@p head, then @p nsge SGEs) on @p w; the caller kicks. */
-static int
-wq_post(struct vuf_rdma *d, struct wq *w, const void *head, uint32_t hlen,
-	const struct vrdma_sge *sg, uint32_t nsge)
-{
-	uint8_t *slot;
-	int rc = wq_take(d, w, hlen + nsge * sizeof(*sg), &slot);
-
-	if (rc != 0)
-		return rc;
-	memcpy(slot, head, hlen);
-	if (nsge > 0)
-		memcpy(slot + hlen, sg, nsge * sizeof(*sg));
-	return wq_give(w, slot, hlen + nsge * sizeof(*sg));
+	return vuf_vq_add(&w->vq, &b, 1, NULL, 0, slot);
 }
 
 static int
@@ -581,6 +561,7 @@ vuf_rdma_post_send_list(struct vuf_rdma *d, uint32_t qpn, const struct vrdma_sq_
 	*done = 0;
 	if (qpn >= d->max_qps || !d->sqs[qpn].up)
 		return -EINVAL;
+	wq_reclaim(&d->sqs[qpn]);
 	while (*done < n && (rc = send_one(d, qpn, reqs[*done], sgs[*done])) == 0)
 		(*done)++;
 	/* one notification for the list (virtio's batching) */
@@ -610,11 +591,23 @@ vuf_rdma_post_recv_list(struct vuf_rdma *d, uint32_t qpn, const uint64_t *wr_ids
 	*done = 0;
 	if (qpn >= d->max_qps || !d->rqs[qpn].up || nsge > MAX_SGE)
 		return -EINVAL;
+	wq_reclaim(&d->rqs[qpn]);
 	while (*done < n) {
-		struct vrdma_rq_req q = { .wr_id = htole64(wr_ids[*done]),
-					  .num_sge = htole32(nsge) };
+		const uint32_t len = sizeof(struct vrdma_rq_req) + nsge * sizeof(*sg);
+		struct wq *w = &d->rqs[qpn];
+		struct vrdma_rq_req *q;
+		uint8_t *slot;
 
-		rc = wq_post(d, &d->rqs[qpn], &q, sizeof(q), sg + (size_t)*done * nsge, nsge);
+		rc = wq_take(d, w, len, &slot);
+		if (rc != 0)
+			break;
+		/* written in place: a copy through the stack costs more than the request */
+		q = (struct vrdma_rq_req *)slot;
+		q->wr_id = htole64(wr_ids[*done]);
+		q->num_sge = htole32(nsge);
+		memset(q->reserved, 0, sizeof(q->reserved));
+		memcpy(slot + sizeof(*q), sg + (size_t)*done * nsge, nsge * sizeof(*sg));
+		rc = wq_give(w, slot, len);
 		if (rc != 0)
 			break;
 		(*done)++;
@@ -627,6 +620,8 @@ vuf_rdma_post_recv_list(struct vuf_rdma *d, uint32_t qpn, const uint64_t *wr_ids
 int
 vuf_rdma_poll_cq(struct vuf_rdma *d, uint32_t cqn, struct vrdma_cq_req *wc, int n)
 {
+	void *cookie[POLL_BURST];
+	uint32_t len[POLL_BURST];
 	struct cq *q;
 	int got = 0;
 
@@ -634,21 +629,21 @@ vuf_rdma_poll_cq(struct vuf_rdma *d, uint32_t cqn, struct vrdma_cq_req *wc, int 
 		return -EINVAL;
 	q = &d->cqs[cqn];
 	while (got < n) {
-		struct vuf_buf b;
-		uint32_t len;
-		void *cookie;
-		int rc = vuf_vq_get_used(&q->vq, &cookie, &len);
+		int k, i = vuf_vq_get_used_burst(&q->vq, cookie, len, n - got < POLL_BURST ?
+						 (unsigned int)(n - got) : POLL_BURST);
 
-		if (rc < 0)
-			return rc;
-		if (rc == 0)
+		if (i < 0)
+			return i;
+		if (i == 0)
 			break;
-		if (len == sizeof(*wc))
-			memcpy(&wc[got++], cookie, sizeof(*wc));
-		/* the buffer goes back at once (an empty one was refused by the device) */
-		b.addr = cookie;
-		b.len = sizeof(*wc);
-		vuf_vq_add(&q->vq, NULL, 0, &b, 1, cookie);
+		for (k = 0; k < i; k++) {
+			struct vuf_buf b = { cookie[k], sizeof(*wc) };
+
+			if (len[k] == sizeof(*wc))
+				memcpy(&wc[got++], cookie[k], sizeof(*wc));
+			/* the buffer goes back at once (an empty one was refused by the device) */
+			vuf_vq_add(&q->vq, NULL, 0, &b, 1, cookie[k]);
+		}
 	}
 	if (got > 0)
 		vuf_vq_kick(&q->vq);

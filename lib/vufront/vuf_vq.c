@@ -125,6 +125,34 @@ vuf_vq_start(struct vuf_conn *c, struct vuf_vq *vq, bool enable)
 	return r;
 }
 
+/* vuf_vq_add() of one buffer, the common case: no chain to link. */
+static int
+add_one(struct vuf_vq *vq, const struct vuf_buf *b, bool writable, void *cookie)
+{
+	uint16_t head = vq->free_head;
+	struct vuf_desc *d;
+
+	if (vq->num_free == 0)
+		return -ENOSPC;
+	if (!vuf_mem_holds(vq->mem, b->addr, b->len))
+		return -EINVAL;
+	d = &vq->desc[head];
+	d->addr = vuf_mem_gpa_fast(vq->mem, b->addr);
+	d->len = b->len;
+	d->flags = writable ? DESC_F_WRITE : 0;
+	d->next = 0;
+	vq->free_head = vq->next[head];
+	vq->num_free--;
+	vq->cookie[head] = cookie;
+	vq->chain_len[head] = 1;
+	vq->in_len[head] = writable ? b->len : 0;
+	vq->avail->ring[vq->avail_idx & (vq->size - 1)] = head;
+	vq->avail_idx++;
+	/* the ring entry and the descriptor before the index the device reads */
+	__atomic_store_n(&vq->avail->idx, vq->avail_idx, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int
 vuf_vq_add(struct vuf_vq *vq, const struct vuf_buf *out, unsigned int n_out,
 	   const struct vuf_buf *in, unsigned int n_in, void *cookie)
@@ -133,6 +161,8 @@ vuf_vq_add(struct vuf_vq *vq, const struct vuf_buf *out, unsigned int n_out,
 	uint32_t writable = 0;
 	unsigned int n, k;
 
+	if (n_out + n_in == 1)
+		return add_one(vq, n_out == 1 ? out : in, n_in == 1, cookie);
 	if (n_out > vq->size || n_in > vq->size)
 		return -EINVAL;
 	n = n_out + n_in;
@@ -152,7 +182,7 @@ vuf_vq_add(struct vuf_vq *vq, const struct vuf_buf *out, unsigned int n_out,
 		const struct vuf_buf *b = k < n_out ? &out[k] : &in[k - n_out];
 		struct vuf_desc *d = &vq->desc[i];
 
-		d->addr = vuf_mem_gpa(vq->mem, b->addr);
+		d->addr = vuf_mem_gpa_fast(vq->mem, b->addr);
 		d->len = b->len;
 		d->flags = (uint16_t)((k >= n_out ? DESC_F_WRITE : 0) | (k + 1 < n ? DESC_F_NEXT : 0));
 		d->next = k + 1 < n ? vq->next[i] : 0;
@@ -192,15 +222,14 @@ vuf_vq_kick(struct vuf_vq *vq)
 		return; /* the counter is saturated: the device has a kick pending anyway */
 }
 
-int
-vuf_vq_get_used(struct vuf_vq *vq, void **cookie, uint32_t *len)
+/* Take back the used element at last_used, which is below @p idx. @return 1 or -EPROTO. */
+static inline int
+take_used(struct vuf_vq *vq, void **cookie, uint32_t *len)
 {
 	struct vuf_used_elem *e;
 	uint32_t eid, elen;
 	uint16_t id, i, k, n;
 
-	if (__atomic_load_n(&vq->used->idx, __ATOMIC_ACQUIRE) == vq->last_used)
-		return 0;
 	/* read once: the device may rewrite the element while it is checked */
 	e = &vq->used->ring[vq->last_used & (vq->size - 1)];
 	eid = __atomic_load_n(&e->id, __ATOMIC_RELAXED);
@@ -220,6 +249,26 @@ vuf_vq_get_used(struct vuf_vq *vq, void **cookie, uint32_t *len)
 	*cookie = vq->cookie[id];
 	*len = elen;
 	return 1;
+}
+
+int
+vuf_vq_get_used(struct vuf_vq *vq, void **cookie, uint32_t *len)
+{
+	if (__atomic_load_n(&vq->used->idx, __ATOMIC_ACQUIRE) == vq->last_used)
+		return 0;
+	return take_used(vq, cookie, len);
+}
+
+int
+vuf_vq_get_used_burst(struct vuf_vq *vq, void **cookies, uint32_t *lens, unsigned int n)
+{
+	uint16_t idx = __atomic_load_n(&vq->used->idx, __ATOMIC_ACQUIRE);
+	unsigned int got;
+
+	for (got = 0; got < n && vq->last_used != idx; got++)
+		if (take_used(vq, &cookies[got], &lens[got]) < 0)
+			return got > 0 ? (int)got : -EPROTO;
+	return (int)got;
 }
 
 unsigned int
