@@ -757,6 +757,99 @@ test_receive_on_a_qp_without_receive_queue_fails(void **state)
 	assert_int_equal(vuf_rdma_destroy_qp(na.d, qa), 0);
 }
 
+/*
+ * The device takes a ring's requests a burst at a time: a malformed request
+ * among them still completes in ring order. A's send ring and B's receive
+ * ring each get a good request, a refused one (an unknown opcode; a receive
+ * carrying more SGEs than it says) and a good one before the device polls:
+ * each QP's completions come in that order, the first flushed by the error
+ * the second raises, the third flushed in ERR.
+ */
+static void
+test_a_refused_request_in_a_burst_keeps_ring_order(void **state)
+{
+	struct vrdma_sge s[2] = { sge(&na, 0, 64), sge(&na, 64, 64) };
+	uint32_t max_qps, max_cqs, qa, qb;
+	struct vrdma_cq_req wc[3];
+	struct vrdma_rq_req q;
+	struct vrdma_sq_req r;
+	struct vuf_vq *vq;
+	struct vuf_buf b;
+
+	(void)state;
+	rc_pair(&qa, &qb);
+	vuf_rdma_limits(na.d, &max_qps, &max_cqs);
+	/* A: SEND 0xa1, a request of no such opcode (0xa2), SEND 0xa3 */
+	send64(qa, 0xa1, VRDMA_SEND_SIGNALED);
+	memset(&r, 0, sizeof(r));
+	r.wr_id = htole64(0xa2);
+	r.opcode = 9;
+	r.num_sge = htole32(1);
+	assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, s), 0);
+	send64(qa, 0xa3, VRDMA_SEND_SIGNALED);
+	/* B: receive 0xb1, one saying 1 SGE but carrying 2 (0xb2), receive 0xb3 */
+	s[0] = sge(&nb, 0, 64);
+	s[1] = sge(&nb, 64, 64);
+	assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 0xb1, s, 1), 0);
+	q = (struct vrdma_rq_req){ .wr_id = htole64(0xb2), .num_sge = htole32(1) };
+	b.len = sizeof(q) + sizeof(s);
+	b.addr = vuf_mem_alloc(vuf_rdma_mem(nb.d), b.len, 64);
+	memcpy(b.addr, &q, sizeof(q));
+	memcpy((uint8_t *)b.addr + sizeof(q), s, sizeof(s));
+	vq = vuf_rdma_ring(nb.d, vrdma_sq_ring(max_cqs, qb) + 1);
+	assert_int_equal(vuf_vq_add(vq, &b, 1, NULL, 0, NULL), 0);
+	assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 0xb3, s, 1), 0);
+
+	wait_wc(&na, na.cqn, wc, 3);
+	assert_wc(&wc[0], 0xa1, 4 /* WR_FLUSH_ERR */, 0, qa);
+	assert_wc(&wc[1], 0xa2, 2 /* LOC_QP_OP_ERR */, 0, qa);
+	assert_wc(&wc[2], 0xa3, 4, 0, qa);
+	wait_wc(&nb, nb.cqn, wc, 3);
+	assert_wc(&wc[0], 0xb1, 4, 3, qb);
+	assert_wc(&wc[1], 0xb2, 2, 3, qb);
+	assert_wc(&wc[2], 0xb3, 4, 3, qb);
+	assert_int_equal(qp_state(&na, qa), 6 /* ERR */);
+	assert_int_equal(qp_state(&nb, qb), 6);
+	rc_destroy(qa, qb);
+}
+
+/*
+ * A send ring longer than the QP's send queue (3 requests in a ring of 4):
+ * of a burst of 4, the device posts 3 and leaves the 4th in the ring until
+ * the queue has room again. All 4 arrive, in order, none lost or doubled.
+ */
+static void
+test_requests_beyond_a_full_queue_wait_in_the_ring(void **state)
+{
+	struct vrdma_cmd_create_qp c;
+	struct vrdma_cq_req wc[4];
+	struct vrdma_dev_info ia;
+	uint32_t qa, qb, k;
+
+	(void)state;
+	c = qp_cmd(&na, 2, na.cqn);
+	c.cap.max_send_wr = htole32(3);
+	assert_int_equal(vuf_rdma_create_qp(na.d, &c, &qa), 0);
+	c = qp_cmd(&nb, 2, nb.cqn);
+	assert_int_equal(vuf_rdma_create_qp(nb.d, &c, &qb), 0);
+	rc_connect(&na, qa, &nb, qb);
+	rc_connect(&nb, qb, &na, qa);
+	sends(qa, qb, 0xc0, 4, true);
+	wait_wc(&nb, nb.cqn, wc, 4);
+	for (k = 0; k < 4; k++)
+		assert_wc(&wc[k], 0xc0 + k, 0, 3, qb);
+	wait_wc(&na, na.cqn, wc, 4);
+	for (k = 0; k < 4; k++)
+		assert_wc(&wc[k], 0xc0 + k, 0, 0, qa);
+	for (k = 0; k < 50; k++)
+		poll_both(NULL);
+	assert_int_equal(vuf_rdma_poll_cq(nb.d, nb.cqn, wc, 4), 0);
+	vrdma_dev_info_get(na.dev, &ia);
+	assert_int_equal(ia.wr_refused, 0);
+	assert_int_equal(qp_state(&na, qa), 3 /* RTS */);
+	rc_destroy(qa, qb);
+}
+
 int
 main(void)
 {
@@ -778,6 +871,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 			test_requests_wait_for_their_qp_and_reset_discards_them, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_receive_on_a_qp_without_receive_queue_fails,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_refused_request_in_a_burst_keeps_ring_order,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_requests_beyond_a_full_queue_wait_in_the_ring,
 						setup, teardown),
 	};
 
