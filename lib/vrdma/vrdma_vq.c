@@ -66,7 +66,7 @@ add_pieces(const struct rte_vhost_memory *mem, uint64_t gpa, uint32_t len,
 }
 
 /* A writable buffer into the chain's pieces. */
-static int
+static __rte_always_inline int
 add_writable(const struct rte_vhost_memory *mem, uint64_t gpa, uint32_t len,
 	     struct vrdma_chain *ch, struct vrdma_vq_stats *st)
 {
@@ -74,7 +74,7 @@ add_writable(const struct rte_vhost_memory *mem, uint64_t gpa, uint32_t len,
 }
 
 /* A readable buffer into the chain's pieces (lazy reading). */
-static int
+static __rte_always_inline int
 add_readable(const struct rte_vhost_memory *mem, uint64_t gpa, uint32_t len,
 	     struct vrdma_chain *ch, struct vrdma_vq_stats *st)
 {

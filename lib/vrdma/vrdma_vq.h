@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <linux/virtio_ring.h>
+#include <rte_atomic.h>
 #include <rte_vhost.h>
 
 /* Most device-writable pieces of one chain (after translation). */
@@ -133,7 +134,8 @@ vrdma_call_set(uint64_t *bits, uint32_t ring)
 static inline bool
 vrdma_vq_wants_calls(const struct vrdma_vq *vq)
 {
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* DPDK's full fence (a locked add on x86, cheaper than mfence) */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return !(__atomic_load_n(&vq->avail->flags, __ATOMIC_RELAXED) &
 		 VRING_AVAIL_F_NO_INTERRUPT);
 }

@@ -209,13 +209,24 @@ vuf_vq_set_interrupts(struct vuf_vq *vq, bool on)
 	__atomic_store_n(&vq->avail->flags, on ? 0 : AVAIL_F_NO_INTERRUPT, __ATOMIC_RELEASE);
 }
 
+/* A full fence: on x86 a locked add to the stack, cheaper than mfence (as DPDK's rte_smp_mb). */
+static inline void
+full_fence(void)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("lock addl $0, -128(%%rsp)" ::: "memory");
+#else
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
 void
 vuf_vq_kick(struct vuf_vq *vq)
 {
 	uint64_t one = 1;
 
 	/* the index store before reading the device's flag (virtio 2.7.13.3) */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	full_fence();
 	if (__atomic_load_n(&vq->used->flags, __ATOMIC_RELAXED) & USED_F_NO_NOTIFY)
 		return;
 	if (write(vq->kickfd, &one, sizeof(one)) != sizeof(one))
