@@ -210,6 +210,19 @@ int vuf_vq_get_used(struct vuf_vq *vq, void **cookie, uint32_t *len);
  */
 int vuf_vq_get_used_burst(struct vuf_vq *vq, void **cookies, uint32_t *lens, unsigned int n);
 
+/**
+ * Take up to @p n used one-buffer chains and queue each again as it was
+ * (same descriptor, buffer and length), for buffers the driver hands back
+ * at once (completion buffers): no free-list or descriptor work. The
+ * device sees them only at vuf_vq_publish(), after the caller read them.
+ * @return how many, with @p cookies and @p lens set; or -EPROTO as
+ *   vuf_vq_get_used() (an element that is not a one-buffer chain in flight).
+ */
+int vuf_vq_recycle_burst(struct vuf_vq *vq, void **cookies, uint32_t *lens, unsigned int n);
+
+/** Make the chains queued by vuf_vq_recycle_burst() available to the device. */
+void vuf_vq_publish(struct vuf_vq *vq);
+
 /** Chains made available and not yet used. */
 unsigned int vuf_vq_in_flight(const struct vuf_vq *vq);
 

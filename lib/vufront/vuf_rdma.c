@@ -622,6 +622,7 @@ vuf_rdma_poll_cq(struct vuf_rdma *d, uint32_t cqn, struct vrdma_cq_req *wc, int 
 {
 	void *cookie[POLL_BURST];
 	uint32_t len[POLL_BURST];
+	bool back = false;
 	struct cq *q;
 	int got = 0;
 
@@ -629,23 +630,22 @@ vuf_rdma_poll_cq(struct vuf_rdma *d, uint32_t cqn, struct vrdma_cq_req *wc, int 
 		return -EINVAL;
 	q = &d->cqs[cqn];
 	while (got < n) {
-		int k, i = vuf_vq_get_used_burst(&q->vq, cookie, len, n - got < POLL_BURST ?
-						 (unsigned int)(n - got) : POLL_BURST);
+		/* the buffers go back as they were (an empty one was refused by the device) */
+		int k, i = vuf_vq_recycle_burst(&q->vq, cookie, len, n - got < POLL_BURST ?
+						(unsigned int)(n - got) : POLL_BURST);
 
 		if (i < 0)
 			return i;
 		if (i == 0)
 			break;
-		for (k = 0; k < i; k++) {
-			struct vuf_buf b = { cookie[k], sizeof(*wc) };
-
+		for (k = 0; k < i; k++)
 			if (len[k] == sizeof(*wc))
 				memcpy(&wc[got++], cookie[k], sizeof(*wc));
-			/* the buffer goes back at once (an empty one was refused by the device) */
-			vuf_vq_add(&q->vq, NULL, 0, &b, 1, cookie[k]);
-		}
+		/* only once read: the device may fill them again at once */
+		vuf_vq_publish(&q->vq);
+		back = true;
 	}
-	if (got > 0)
+	if (back)
 		vuf_vq_kick(&q->vq);
 	return got;
 }

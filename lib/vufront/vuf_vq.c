@@ -282,6 +282,37 @@ vuf_vq_get_used_burst(struct vuf_vq *vq, void **cookies, uint32_t *lens, unsigne
 	return (int)got;
 }
 
+int
+vuf_vq_recycle_burst(struct vuf_vq *vq, void **cookies, uint32_t *lens, unsigned int n)
+{
+	uint16_t idx = __atomic_load_n(&vq->used->idx, __ATOMIC_ACQUIRE);
+	unsigned int got;
+
+	for (got = 0; got < n && vq->last_used != idx; got++) {
+		struct vuf_used_elem *e = &vq->used->ring[vq->last_used & (vq->size - 1)];
+		/* read once: the device may rewrite the element while it is checked */
+		uint32_t eid = __atomic_load_n(&e->id, __ATOMIC_RELAXED);
+		uint32_t elen = __atomic_load_n(&e->len, __ATOMIC_RELAXED);
+
+		if (eid >= vq->size || vq->chain_len[eid] != 1 || elen > vq->in_len[eid])
+			return got > 0 ? (int)got : -EPROTO;
+		vq->last_used++;
+		cookies[got] = vq->cookie[eid];
+		lens[got] = elen;
+		/* the descriptor is the driver's own copy: queued again unchanged */
+		vq->avail->ring[vq->avail_idx & (vq->size - 1)] = (uint16_t)eid;
+		vq->avail_idx++;
+	}
+	return (int)got;
+}
+
+void
+vuf_vq_publish(struct vuf_vq *vq)
+{
+	/* the ring entries before the index the device reads */
+	__atomic_store_n(&vq->avail->idx, vq->avail_idx, __ATOMIC_RELEASE);
+}
+
 unsigned int
 vuf_vq_in_flight(const struct vuf_vq *vq)
 {

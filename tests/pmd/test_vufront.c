@@ -366,6 +366,82 @@ test_chains_round_trip_past_index_wraparound(void **state)
 	vuf_mem_destroy(mem);
 }
 
+/*
+ * Completion buffers handed back at once: vuf_vq_recycle_burst() takes the
+ * used ones and queues each again on its own descriptor, unchanged, and
+ * the device sees them only at vuf_vq_publish(); a used element that is
+ * not a one-buffer chain in flight is refused (-EPROTO), and ends a burst
+ * before it. get_used_burst takes several at one read of the index.
+ */
+static void
+test_recycled_buffers_return_on_their_descriptors(void **state)
+{
+	struct vuf_mem *mem = vuf_mem_create(1 << 20, 0x40000000);
+	const uint16_t *avail_ring;
+	const struct ring_desc *desc;
+	struct vuf_buf b[3];
+	void *cookie[4];
+	uint32_t len[4], k;
+	struct vuf_vq vq;
+	uint8_t *buf;
+
+	(void)state;
+	assert_non_null(mem);
+	assert_int_equal(vuf_vq_init(&vq, mem, 3, 8), 0);
+	desc = (const struct ring_desc *)vq.desc;
+	avail_ring = (const uint16_t *)vq.avail + 2;
+	buf = vuf_mem_alloc(mem, 4 * 64, 64);
+	assert_non_null(buf);
+	for (k = 0; k < 4; k++) {
+		b[0] = (struct vuf_buf){ buf + 64 * k, 48 };
+		assert_int_equal(vuf_vq_add(&vq, NULL, 0, b, 1, buf + 64 * k), 0);
+	}
+	/* the device fills 2 and 0 */
+	dev_use(&vq, 2, 48);
+	dev_use(&vq, 0, 40);
+	assert_int_equal(vuf_vq_recycle_burst(&vq, cookie, len, 4), 2);
+	assert_ptr_equal(cookie[0], buf + 128);
+	assert_int_equal(len[0], 48);
+	assert_ptr_equal(cookie[1], buf);
+	assert_int_equal(len[1], 40);
+	/* queued on their own descriptors, unchanged, but not yet visible */
+	assert_int_equal(avail_ring[4], 2);
+	assert_int_equal(avail_ring[5], 0);
+	assert_int_equal(*((const uint16_t *)vq.avail + 1), 4);
+	vuf_vq_publish(&vq);
+	assert_int_equal(*((const uint16_t *)vq.avail + 1), 6);
+	assert_int_equal(desc[2].addr, vuf_mem_gpa(mem, buf + 128));
+	assert_int_equal(desc[2].len, 48);
+	assert_int_equal(desc[2].flags, 2);
+	assert_int_equal(vq.num_free, 4);
+	assert_int_equal(vuf_vq_in_flight(&vq), 4);
+	/* nothing used: nothing taken */
+	assert_int_equal(vuf_vq_recycle_burst(&vq, cookie, len, 4), 0);
+	/* a chain of two buffers is not recycled: refused, and ends the burst before it */
+	b[0] = (struct vuf_buf){ buf, 8 };
+	b[1] = (struct vuf_buf){ buf + 8, 8 };
+	assert_int_equal(vuf_vq_add(&vq, b, 1, b + 1, 1, NULL), 0);
+	dev_use(&vq, 1, 48);
+	dev_use(&vq, avail_ring[6], 0);
+	assert_int_equal(vuf_vq_recycle_burst(&vq, cookie, len, 4), 1);
+	assert_ptr_equal(cookie[0], buf + 64);
+	assert_int_equal(vuf_vq_recycle_burst(&vq, cookie, len, 4), -EPROTO);
+	/* a length beyond the buffer, and an id never made available, are refused too */
+	assert_int_equal(vuf_vq_get_used(&vq, &cookie[0], &len[0]), 1);
+	dev_use(&vq, 3, 49);
+	assert_int_equal(vuf_vq_recycle_burst(&vq, cookie, len, 4), -EPROTO);
+	dev_rewrite_last(&vq, 7, 0);
+	assert_int_equal(vuf_vq_recycle_burst(&vq, cookie, len, 4), -EPROTO);
+	dev_rewrite_last(&vq, 3, 48);
+	dev_use(&vq, 2, 48);
+	/* get_used_burst: both at once */
+	assert_int_equal(vuf_vq_get_used_burst(&vq, cookie, len, 4), 2);
+	assert_ptr_equal(cookie[0], buf + 192);
+	assert_ptr_equal(cookie[1], buf + 128);
+	vuf_vq_fini(&vq);
+	vuf_mem_destroy(mem);
+}
+
 int
 main(void)
 {
@@ -373,6 +449,7 @@ main(void)
 		cmocka_unit_test(test_frames_both_ways_with_rte_vhost_net),
 		cmocka_unit_test(test_frontend_refuses_bad_buffers_and_full_rings),
 		cmocka_unit_test(test_chains_round_trip_past_index_wraparound),
+		cmocka_unit_test(test_recycled_buffers_return_on_their_descriptors),
 	};
 
 	return cmocka_run_group_tests_name("vufront", tests, backend_up, backend_down);
