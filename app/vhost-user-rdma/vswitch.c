@@ -498,6 +498,23 @@ vsw_stats_dump(const struct vsw *sw, FILE *f)
 
 /* ---------------- telemetry ---------------- */
 
+int
+vsw_parse_dev_id(const char *s, unsigned int nb_devs, unsigned int *id)
+{
+	unsigned int v = 0, i;
+
+	/* no sign, space or base prefix (strtoul would take them): digits only */
+	for (i = 0; s[i] != '\0'; i++) {
+		if (i == 5 || s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		v = v * 10 + (unsigned int)(s[i] - '0');
+	}
+	if (i == 0 || v >= nb_devs)
+		return -EINVAL;
+	*id = v;
+	return 0;
+}
+
 /* The switch the endpoints read; NULL once it is being torn down. */
 static struct vsw *tel_sw;
 static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -549,19 +566,13 @@ tel_dev(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct vrdma_dev_info info;
 	struct roce_dev_stats est;
 	char key[RTE_TEL_MAX_STRING_LEN];
-	unsigned long id;
-	unsigned int k, n = 0;
+	unsigned int k, n = 0, id;
 	bool engine;
-	char *end;
 
 	RTE_SET_USED(cmd);
-	if (params == NULL || *params == '\0')
-		return -EINVAL;
-	id = strtoul(params, &end, 10);
-	if (*end != '\0')
-		return -EINVAL;
 	pthread_mutex_lock(&tel_lock);
-	if (tel_sw == NULL || id >= tel_sw->nb_devs) {
+	if (tel_sw == NULL || params == NULL ||
+	    vsw_parse_dev_id(params, tel_sw->nb_devs, &id) != 0) {
 		pthread_mutex_unlock(&tel_lock);
 		return -EINVAL;
 	}

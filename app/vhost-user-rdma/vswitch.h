@@ -221,6 +221,13 @@ void vsw_stats_dump(const struct vsw *sw, FILE *f);
  */
 int vsw_telemetry_register(struct vsw *sw);
 
+/**
+ * Read a device number (telemetry's `/vhost_user_rdma/dev,ID` parameter): 1 to
+ * 5 decimal digits, nothing else, below @p nb_devs.
+ * @return 0 with @p id set, or -EINVAL.
+ */
+int vsw_parse_dev_id(const char *s, unsigned int nb_devs, unsigned int *id);
+
 /** Stop serving @p sw to telemetry (before its devices are destroyed). */
 void vsw_telemetry_detach(void);
 
