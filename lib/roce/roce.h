@@ -606,6 +606,11 @@ struct roce_qp *roce_qp_get(struct roce_dev *dev, uint32_t qpn);
 enum roce_qp_state roce_qp_cur_state(const struct roce_qp *qp);
 /** The QP's transport type. */
 enum roce_qp_type roce_qp_transport(const struct roce_qp *qp);
+/**
+ * Work requests the QP's send (@p recv false) or receive queue can take now
+ * (its capacity less those outstanding).
+ */
+uint32_t roce_qp_room(const struct roce_qp *qp, bool recv);
 /** Read the QP's counters. */
 void roce_qp_stats_get(const struct roce_qp *qp, struct roce_qp_stats *st);
 

@@ -593,6 +593,14 @@ roce_qp_cur_state(const struct roce_qp *qp)
 	return qp->state;
 }
 
+uint32_t
+roce_qp_room(const struct roce_qp *qp, bool recv)
+{
+	const struct roce_wq *q = recv ? &qp->rq : &qp->sq;
+
+	return q->cap - (q->head - q->tail);
+}
+
 enum roce_qp_type
 roce_qp_transport(const struct roce_qp *qp)
 {

@@ -77,6 +77,22 @@ queue_is_empty_cap(struct roce_qp *qp, bool recv)
 	return (recv ? ia.cap.max_recv_wr : ia.cap.max_send_wr) == 0;
 }
 
+/*
+ * Requests to take from a queue's ring in one poll: no more than the queue
+ * has room for, so a full queue's requests wait in the ring unread (not read
+ * and put back at every poll). A queue of 0 entries never has room: its
+ * requests are taken to fail (queue_is_empty_cap()).
+ */
+static unsigned int
+burst_for(struct roce_qp *qp, bool recv)
+{
+	uint32_t room = roce_qp_room(qp, recv);
+
+	if (room == 0 && queue_is_empty_cap(qp, recv))
+		return VRDMA_WQ_BURST;
+	return RTE_MIN(room, (uint32_t)VRDMA_WQ_BURST);
+}
+
 /* The QP cannot trust its queue any more: it enters ERR (its work is flushed). */
 static void
 qp_fail(struct roce_qp *qp)
@@ -230,13 +246,14 @@ sq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, uint64_t *call)
 	struct vrdma_vq *vq = &w->vq[ring];
 	enum roce_qp_type t = roce_qp_transport(qp);
 	bool ud = t == ROCE_QPT_UD || t == ROCE_QPT_GSI;
+	const uint16_t used = vq->last_used;
+	unsigned int n, max = burst_for(qp, false);
 	struct vrdma_chain ch;
 	struct sq_batch b;
-	unsigned int n;
 
 	b.n = 0;
 	b.nsge = 0;
-	for (n = 0; n < VRDMA_WQ_BURST; n++) {
+	for (n = 0; n < max; n++) {
 		/* lazily: only the parts of a request in use are copied out */
 		int rc = vrdma_vq_pop(vq, w->mem, NULL, VRDMA_WQ_MAX_REQ, &ch, w->vqst);
 
@@ -263,7 +280,8 @@ sq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, uint64_t *call)
 	}
 	if (b.n > 0)
 		sq_flush(w, qp, vq, &b);
-	/* a driver that reclaims as it posts turns calls off: no rte_vhost call then */
+	/* chains returned (not those put back); a driver that reclaims as it posts turns calls off */
+	n = (uint16_t)(vq->last_used - used);
 	if (n > 0 && vrdma_vq_wants_calls(vq))
 		vrdma_call_set(call, ring);
 	return n;
@@ -369,13 +387,14 @@ rq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, uint64_t *call)
 	struct vrdma_vq *vq = &w->vq[ring];
 	/* longer chains are refused by the reader */
 	const uint32_t cap = sizeof(struct vrdma_rq_req) + ROCE_MAX_SGE * sizeof(struct vrdma_sge);
+	const uint16_t used = vq->last_used;
+	unsigned int n, max = burst_for(qp, true);
 	struct vrdma_chain ch;
 	struct rq_batch b;
-	unsigned int n;
 
 	b.n = 0;
 	b.nsge = 0;
-	for (n = 0; n < VRDMA_WQ_BURST; n++) {
+	for (n = 0; n < max; n++) {
 		/* lazily: only the parts of a request in use are copied out */
 		int rc = vrdma_vq_pop(vq, w->mem, NULL, cap, &ch, w->vqst);
 
@@ -402,7 +421,8 @@ rq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, uint64_t *call)
 	}
 	if (b.n > 0)
 		rq_flush(w, qp, vq, &b);
-	/* a driver that reclaims as it posts turns calls off: no rte_vhost call then */
+	/* chains returned (not those put back); a driver that reclaims as it posts turns calls off */
+	n = (uint16_t)(vq->last_used - used);
 	if (n > 0 && vrdma_vq_wants_calls(vq))
 		vrdma_call_set(call, ring);
 	return n;
@@ -427,8 +447,9 @@ wc_out(const struct roce_wc *wc, struct vrdma_cq_req *e)
  * Move a CQ's completions into the buffers of its ring, oldest first, up
  * to a burst of buffers (refused ones count: a guest cannot keep the
  * poller here). Buffers of one piece are gathered and filled from one
- * lib/roce poll; a refused or split buffer ends the gathering and is dealt
- * with first next time, so completions keep their order. A CQ owed a
+ * lib/roce poll; a refused one is returned empty at once (it carries no
+ * completion); a buffer in pieces ends the gathering and is filled first
+ * next time, so completions keep their order. A CQ owed a
  * notification is signalled each time completions reach its ring, until
  * the one that fired it is there.
  */
@@ -452,21 +473,22 @@ cq_serve(struct vrdma_wq *w, struct roce_cq *cq, uint32_t cqn, uint64_t *call)
 
 		if (rc == 0 || rc == -2)
 			break;
-		if (rc == 1 && ch.wlen >= sizeof(e) && ch.nw == 1) {
-			host[n] = ch.wseg[0].host;
-			head[n++] = ch.head;
-			continue;
-		}
-		if (n > 0) {
-			vrdma_vq_unpop(vq, 1);
-			break;
-		}
 		if (rc < 0 || ch.wlen < sizeof(e)) {
+			/* returned empty at once: it carries no completion, so the order holds */
 			w->st.cq_bad_chain++;
 			vrdma_vq_push(vq, ch.head, 0);
 			continue;
 		}
-		/* a buffer in pieces */
+		if (ch.nw == 1) {
+			host[n] = ch.wseg[0].host;
+			head[n++] = ch.head;
+			continue;
+		}
+		/* a buffer in pieces: after those gathered (read again next time), else now */
+		if (n > 0) {
+			vrdma_vq_unpop(vq, 1);
+			break;
+		}
 		if (roce_cq_poll(cq, wc, 1) != 1) {
 			vrdma_vq_unpop(vq, 1);
 			break;
@@ -483,10 +505,15 @@ cq_serve(struct vrdma_wq *w, struct roce_cq *cq, uint32_t cqn, uint64_t *call)
 		wc_out(&wc[i], (struct vrdma_cq_req *)host[i]);
 		vrdma_vq_push(vq, head[i], sizeof(struct vrdma_cq_req));
 	}
-	if (got < (int)n)
-		/* the buffers not filled are the last ones taken: they wait in the ring */
-		vrdma_vq_unpop(vq, (uint16_t)(n - (unsigned int)RTE_MAX(got, 0)));
-	done += (unsigned int)RTE_MAX(got, 0);
+	got = RTE_MAX(got, 0);
+	/*
+	 * Cannot happen (one poller; the completions were counted first). Were
+	 * it to, the buffers left go back empty: refused ones were returned in
+	 * between, so they are not the last taken any more.
+	 */
+	for (i = got; i < (int)n; i++)
+		vrdma_vq_push(vq, head[i], 0);
+	done += (unsigned int)got;
 	w->st.cqe_written += done;
 	if (done > 0 && *owed > 0) {
 		vrdma_call_set(call, ring);

@@ -153,6 +153,8 @@ struct vuf_vq {
 	uint16_t *chain_len; /* per chain head, 0 when not in flight */
 	uint32_t *in_len;  /* per chain head: bytes of its device-writable buffers */
 	uint16_t *next;    /* free list and chains, kept here: the backend can write desc */
+	uint16_t *held;    /* heads recycled and not yet published (vuf_vq_recycle_burst) */
+	uint16_t nheld;
 	int kickfd;
 	int callfd;
 };
@@ -216,7 +218,9 @@ int vuf_vq_get_used_burst(struct vuf_vq *vq, void **cookies, uint32_t *lens, uns
  * at once (completion buffers): no free-list or descriptor work. The
  * device sees them only at vuf_vq_publish(), after the caller read them.
  * @return how many, with @p cookies and @p lens set; or -EPROTO as
- *   vuf_vq_get_used() (an element that is not a one-buffer chain in flight).
+ *   vuf_vq_get_used() (an element that is not a one-buffer chain in flight:
+ *   one recycled and not yet published is not), and the element stays
+ *   unconsumed.
  */
 int vuf_vq_recycle_burst(struct vuf_vq *vq, void **cookies, uint32_t *lens, unsigned int n);
 

@@ -62,10 +62,11 @@ vuf_vq_init(struct vuf_vq *vq, struct vuf_mem *mem, uint32_t index, uint16_t siz
 	vq->chain_len = calloc(size, sizeof(*vq->chain_len));
 	vq->in_len = calloc(size, sizeof(*vq->in_len));
 	vq->next = calloc(size, sizeof(*vq->next));
+	vq->held = calloc(size, sizeof(*vq->held));
 	vq->kickfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	vq->callfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (vq->cookie == NULL || vq->chain_len == NULL || vq->in_len == NULL || vq->next == NULL ||
-	    vq->kickfd < 0 || vq->callfd < 0) {
+	    vq->held == NULL || vq->kickfd < 0 || vq->callfd < 0) {
 		vuf_vq_fini(vq);
 		return -ENOMEM;
 	}
@@ -85,6 +86,7 @@ vuf_vq_fini(struct vuf_vq *vq)
 	free(vq->chain_len);
 	free(vq->in_len);
 	free(vq->next);
+	free(vq->held);
 	if (vq->kickfd >= 0)
 		close(vq->kickfd);
 	if (vq->callfd >= 0)
@@ -93,6 +95,7 @@ vuf_vq_fini(struct vuf_vq *vq)
 	vq->chain_len = NULL;
 	vq->in_len = NULL;
 	vq->next = NULL;
+	vq->held = NULL;
 	vq->kickfd = -1;
 	vq->callfd = -1;
 }
@@ -299,6 +302,9 @@ vuf_vq_recycle_burst(struct vuf_vq *vq, void **cookies, uint32_t *lens, unsigned
 		vq->last_used++;
 		cookies[got] = vq->cookie[eid];
 		lens[got] = elen;
+		/* not in flight until published: the device naming it again is refused */
+		vq->chain_len[eid] = 0;
+		vq->held[vq->nheld++] = (uint16_t)eid;
 		/* the descriptor is the driver's own copy: queued again unchanged */
 		vq->avail->ring[vq->avail_idx & (vq->size - 1)] = (uint16_t)eid;
 		vq->avail_idx++;
@@ -309,6 +315,11 @@ vuf_vq_recycle_burst(struct vuf_vq *vq, void **cookies, uint32_t *lens, unsigned
 void
 vuf_vq_publish(struct vuf_vq *vq)
 {
+	uint16_t k;
+
+	for (k = 0; k < vq->nheld; k++)
+		vq->chain_len[vq->held[k]] = 1;
+	vq->nheld = 0;
 	/* the ring entries before the index the device reads */
 	__atomic_store_n(&vq->avail->idx, vq->avail_idx, __ATOMIC_RELEASE);
 }

@@ -835,6 +835,12 @@ test_requests_beyond_a_full_queue_wait_in_the_ring(void **state)
 	rc_connect(&na, qa, &nb, qb);
 	rc_connect(&nb, qb, &na, qa);
 	sends(qa, qb, 0xc0, 4, true);
+	/* A alone (B answers nothing): three go, the fourth waits, unread */
+	vrdma_dev_poll(na.dev);
+	vrdma_dev_info_get(na.dev, &ia);
+	assert_int_equal(ia.sq_posted, 3);
+	for (k = 0; k < 20; k++)
+		assert_int_equal(vrdma_dev_poll(na.dev), 0);
 	wait_wc(&nb, nb.cqn, wc, 4);
 	for (k = 0; k < 4; k++)
 		assert_wc(&wc[k], 0xc0 + k, 0, 3, qb);
@@ -844,9 +850,63 @@ test_requests_beyond_a_full_queue_wait_in_the_ring(void **state)
 	for (k = 0; k < 50; k++)
 		poll_both(NULL);
 	assert_int_equal(vuf_rdma_poll_cq(nb.d, nb.cqn, wc, 4), 0);
+	assert_int_equal(vuf_rdma_poll_cq(na.d, na.cqn, wc, 4), 0);
 	vrdma_dev_info_get(na.dev, &ia);
 	assert_int_equal(ia.wr_refused, 0);
 	assert_int_equal(qp_state(&na, qa), 3 /* RTS */);
+	rc_destroy(qa, qb);
+}
+
+/*
+ * A chain the ring reader refuses (longer than any request), behind a
+ * request waiting for room in a full send queue, is read once, when its turn
+ * comes: not read, refused and counted again at every poll while the queue
+ * is full.
+ */
+static void
+test_a_refused_chain_behind_a_full_queue_is_counted_once(void **state)
+{
+	uint32_t max_qps, max_cqs, qa, qb, k;
+	struct vrdma_cmd_create_qp c;
+	struct vrdma_dev_info ia;
+	struct vrdma_cq_req wc[6];
+	struct vuf_vq *vq;
+	struct vuf_buf b;
+
+	(void)state;
+	c = qp_cmd(&na, 2, na.cqn);
+	c.cap.max_send_wr = htole32(5);
+	assert_int_equal(vuf_rdma_create_qp(na.d, &c, &qa), 0);
+	c = qp_cmd(&nb, 2, nb.cqn);
+	assert_int_equal(vuf_rdma_create_qp(nb.d, &c, &qb), 0);
+	rc_connect(&na, qa, &nb, qb);
+	rc_connect(&nb, qb, &na, qa);
+	/* six SENDs for a queue of five, then a chain of 1089 readable bytes */
+	sends(qa, qb, 0xd0, 6, true);
+	vuf_rdma_limits(na.d, &max_qps, &max_cqs);
+	/* one byte past the longest request: its head and 32 SGEs (lib/roce's most) */
+	b.len = sizeof(struct vrdma_sq_req) + 32 * sizeof(struct vrdma_sge) + 1;
+	b.addr = vuf_mem_alloc(vuf_rdma_mem(na.d), b.len, 64);
+	vq = vuf_rdma_ring(na.d, vrdma_sq_ring(max_cqs, qa));
+	assert_int_equal(vuf_vq_add(vq, &b, 1, NULL, 0, NULL), 0);
+	/* A alone: five go; the sixth and the long chain wait */
+	for (k = 0; k < 20; k++)
+		vrdma_dev_poll(na.dev);
+	vrdma_dev_info_get(na.dev, &ia);
+	assert_int_equal(ia.sq_posted, 5);
+	assert_int_equal(ia.vq_too_long, 0);
+	assert_int_equal(ia.wq_bad_chain, 0);
+	/* room again: the sixth goes, then the long chain is refused (QP in ERR), once */
+	wait_wc(&na, na.cqn, wc, 6);
+	for (k = 0; k < 6; k++)
+		assert_int_equal(le64toh(wc[k].wr_id), 0xd0 + k);
+	for (k = 0; k < 20; k++)
+		poll_both(NULL);
+	vrdma_dev_info_get(na.dev, &ia);
+	assert_int_equal(ia.sq_posted, 6);
+	assert_int_equal(ia.vq_too_long, 1);
+	assert_int_equal(ia.wq_bad_chain, 1);
+	assert_int_equal(qp_state(&na, qa), 6 /* ERR */);
 	rc_destroy(qa, qb);
 }
 
@@ -876,6 +936,8 @@ main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_requests_beyond_a_full_queue_wait_in_the_ring,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_a_refused_chain_behind_a_full_queue_is_counted_once, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, group_up, group_down);

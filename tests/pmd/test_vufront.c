@@ -438,6 +438,18 @@ test_recycled_buffers_return_on_their_descriptors(void **state)
 	assert_int_equal(vuf_vq_get_used_burst(&vq, cookie, len, 4), 2);
 	assert_ptr_equal(cookie[0], buf + 192);
 	assert_ptr_equal(cookie[1], buf + 128);
+	/* a device naming a buffer twice: the second is refused until the first is published */
+	b[0] = (struct vuf_buf){ buf + 192, 48 };
+	assert_int_equal(vuf_vq_add(&vq, NULL, 0, b, 1, buf + 192), 0);
+	k = avail_ring[(uint16_t)(vq.avail_idx - 1) & 7];
+	dev_use(&vq, k, 48);
+	dev_use(&vq, k, 48);
+	assert_int_equal(vuf_vq_recycle_burst(&vq, cookie, len, 4), 1);
+	assert_int_equal(vuf_vq_recycle_burst(&vq, cookie, len, 4), -EPROTO);
+	vuf_vq_publish(&vq);
+	assert_int_equal(vuf_vq_recycle_burst(&vq, cookie, len, 4), 1);
+	assert_ptr_equal(cookie[0], buf + 192);
+	vuf_vq_publish(&vq);
 	vuf_vq_fini(&vq);
 	vuf_mem_destroy(mem);
 }
