@@ -104,23 +104,35 @@ qp_fail(struct roce_qp *qp)
 }
 
 /*
- * Send requests on their way to lib/roce, posted a burst at a time (one
- * call), their chains returned only once lib/roce took them. An inline
- * request is posted alone: its data lives in the one request buffer.
+ * Requests of one ring on their way to lib/roce, posted a burst at a time
+ * (one call), their chains returned only once lib/roce took them. An inline
+ * send is posted alone: its data lives in the one request buffer.
  */
-struct sq_batch {
-	struct roce_send_wr wr[VRDMA_WQ_BURST];
+struct wq_batch {
+	bool recv;
+	union {
+		struct roce_send_wr s[VRDMA_WQ_BURST];
+		struct roce_recv_wr r[VRDMA_WQ_BURST];
+	} wr;
 	uint16_t head[VRDMA_WQ_BURST];
 	struct roce_sge sge[VRDMA_WQ_BURST + ROCE_MAX_SGE];
 	unsigned int n, nsge;
 };
 
+/* Complete request @p wr_id in error (malformed): its QP enters ERR. */
+static void
+refuse(struct vrdma_wq *w, struct roce_qp *qp, bool recv, uint64_t wr_id, uint8_t opcode)
+{
+	w->st.wr_refused++;
+	roce_post_error(qp, recv, wr_id, opcode, ROCE_WC_LOC_QP_OP_ERR);
+}
+
 /*
  * Post the batch. @return 0, or -EAGAIN when lib/roce cannot take the rest
- * now (queue full): those chains go back to the ring, unread.
+ * now: those chains go back to the ring, unread.
  */
 static int
-sq_flush(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct sq_batch *b)
+batch_flush(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct wq_batch *b)
 {
 	unsigned int i = 0;
 	int rc = 0;
@@ -128,22 +140,28 @@ sq_flush(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct sq_
 	while (i < b->n) {
 		unsigned int done = 0, k;
 
-		rc = roce_post_send(qp, &b->wr[i], b->n - i, &done);
+		rc = b->recv ? roce_post_recv(qp, &b->wr.r[i], b->n - i, &done) :
+			roce_post_send(qp, &b->wr.s[i], b->n - i, &done);
 		for (k = 0; k < done; k++)
 			vrdma_vq_push(vq, b->head[i + k], 0);
-		w->st.sq_posted += done;
+		if (b->recv)
+			w->st.rq_posted += done;
+		else
+			w->st.sq_posted += done;
 		i += done;
 		if (rc == 0)
 			break;
-		if ((rc == -ENOMEM && !queue_is_empty_cap(qp, false)) || rc == -EPERM) {
+		if ((rc == -ENOMEM && !queue_is_empty_cap(qp, b->recv)) || rc == -EPERM) {
 			/* the last ones taken: they wait in the ring */
 			vrdma_vq_unpop(vq, (uint16_t)(b->n - i));
 			rc = -EAGAIN;
 			break;
 		}
 		/* lib/roce refused this one (opcode, SGEs, length, AH, a queue of 0) */
-		w->st.wr_refused++;
-		roce_post_error(qp, false, b->wr[i].wr_id, b->wr[i].opcode, ROCE_WC_LOC_QP_OP_ERR);
+		if (b->recv)
+			refuse(w, qp, true, b->wr.r[i].wr_id, 0);
+		else
+			refuse(w, qp, false, b->wr.s[i].wr_id, b->wr.s[i].opcode);
 		vrdma_vq_push(vq, b->head[i], 0);
 		i++;
 		rc = 0;
@@ -154,12 +172,40 @@ sq_flush(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct sq_
 }
 
 /*
- * Add one send request to the batch, or complete it in error when it is
- * malformed (after posting those before it: completions stay in order).
- * @return 0, or -EAGAIN (see sq_flush()).
+ * A malformed request: complete it in error after posting those batched
+ * before it (completions stay in ring order). @return 0, or -EAGAIN (see
+ * batch_flush(); the request goes back to the ring too).
  */
 static int
-sq_request(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct sq_batch *b,
+refuse_after_batch(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq,
+		   struct wq_batch *b, const struct vrdma_chain *ch, uint64_t wr_id, uint8_t opcode)
+{
+	if (batch_flush(w, qp, vq, b) != 0) {
+		vrdma_vq_unpop(vq, 1);
+		return -EAGAIN;
+	}
+	refuse(w, qp, b->recv, wr_id, opcode);
+	vrdma_vq_push(vq, ch->head, 0);
+	return 0;
+}
+
+/* Room for @p nsge more SGEs (or an inline send: alone), posting the batch if need be. */
+static int
+batch_room(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct wq_batch *b,
+	   uint32_t nsge, bool alone)
+{
+	if ((alone && b->n > 0) || b->nsge + nsge > RTE_DIM(b->sge)) {
+		if (batch_flush(w, qp, vq, b) != 0) {
+			vrdma_vq_unpop(vq, 1);
+			return -EAGAIN;
+		}
+	}
+	return 0;
+}
+
+/* Add one send request to the batch (see rq_request()). */
+static int
+sq_request(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct wq_batch *b,
 	   bool ud, const struct vrdma_chain *ch)
 {
 	const uint32_t head = offsetof(struct vrdma_sq_req, inline_data);
@@ -170,10 +216,9 @@ sq_request(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct s
 	 * guest memory; the unused inline area is never read.
 	 */
 	struct vrdma_sq_req *q = (struct vrdma_sq_req *)w->buf;
-	bool inl;
 	struct roce_send_wr *wr;
 	uint32_t nsge = 0, want;
-	int rc;
+	bool inl;
 
 	vrdma_chain_read(ch, 0, q, head);
 	vrdma_chain_read(ch, tail, (uint8_t *)q + tail, sizeof(*q) - tail);
@@ -181,25 +226,19 @@ sq_request(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct s
 	if (inl) {
 		want = sizeof(*q);
 		if (rte_le_to_cpu_16(q->inline_len) > sizeof(q->inline_data))
-			goto refuse;
+			goto bad;
 	} else {
 		nsge = le32(q->num_sge);
 		if (nsge > ROCE_MAX_SGE)
-			goto refuse;
+			goto bad;
 		want = sizeof(*q) + nsge * sizeof(struct vrdma_sge);
 	}
 	/* exactly the request, nothing device-writable */
 	if (ch->rlen != want || ch->wlen != 0 || q->opcode > ROCE_WR_RDMA_READ)
-		goto refuse;
-	/* room for its SGEs, or alone when inline */
-	if ((inl && b->n > 0) || b->nsge + nsge > RTE_DIM(b->sge)) {
-		rc = sq_flush(w, qp, vq, b);
-		if (rc != 0) {
-			vrdma_vq_unpop(vq, 1);
-			return rc;
-		}
-	}
-	wr = &b->wr[b->n];
+		goto bad;
+	if (batch_room(w, qp, vq, b, nsge, inl) != 0)
+		return -EAGAIN;
+	wr = &b->wr.s[b->n];
 	memset(wr, 0, sizeof(*wr));
 	wr->wr_id = rte_le_to_cpu_64(q->wr_id);
 	wr->opcode = q->opcode;
@@ -226,172 +265,56 @@ sq_request(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct s
 	b->head[b->n++] = ch->head;
 	b->nsge += nsge;
 	/* the inline data is in the request buffer the next request overwrites */
-	return inl ? sq_flush(w, qp, vq, b) : 0;
-refuse:
-	rc = sq_flush(w, qp, vq, b);
-	if (rc != 0) {
-		vrdma_vq_unpop(vq, 1);
-		return rc;
-	}
-	w->st.wr_refused++;
-	roce_post_error(qp, false, rte_le_to_cpu_64(q->wr_id), q->opcode, ROCE_WC_LOC_QP_OP_ERR);
-	vrdma_vq_push(vq, ch->head, 0);
-	return 0;
-}
-
-/* Take up to a burst of send requests from a QP's ring. */
-static unsigned int
-sq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, uint64_t *call)
-{
-	struct vrdma_vq *vq = &w->vq[ring];
-	enum roce_qp_type t = roce_qp_transport(qp);
-	bool ud = t == ROCE_QPT_UD || t == ROCE_QPT_GSI;
-	const uint16_t used = vq->last_used;
-	unsigned int n, max = burst_for(qp, false);
-	struct vrdma_chain ch;
-	struct sq_batch b;
-
-	b.n = 0;
-	b.nsge = 0;
-	for (n = 0; n < max; n++) {
-		/* lazily: only the parts of a request in use are copied out */
-		int rc = vrdma_vq_pop(vq, w->mem, NULL, VRDMA_WQ_MAX_REQ, &ch, w->vqst);
-
-		if (rc == 0)
-			break;
-		if (rc == -2) {
-			/* the ring is stopped until the driver sets it up again (counted there) */
-			sq_flush(w, qp, vq, &b);
-			qp_fail(qp);
-			break;
-		}
-		if (rc < 0 || ch.rlen < sizeof(struct vrdma_sq_req)) {
-			/* no request to name in a completion */
-			if (sq_flush(w, qp, vq, &b) != 0) {
-				vrdma_vq_unpop(vq, 1);
-				break;
-			}
-			w->st.wq_bad_chain++;
-			qp_fail(qp);
-			vrdma_vq_push(vq, ch.head, 0);
-		} else if (sq_request(w, qp, vq, &b, ud, &ch) != 0) {
-			break;
-		}
-	}
-	if (b.n > 0)
-		sq_flush(w, qp, vq, &b);
-	/* chains returned (not those put back); a driver that reclaims as it posts turns calls off */
-	n = (uint16_t)(vq->last_used - used);
-	if (n > 0 && vrdma_vq_wants_calls(vq))
-		vrdma_call_set(call, ring);
-	return n;
-}
-
-/*
- * Receive requests on their way to lib/roce: posted a burst at a time (one
- * call), their chains returned only once lib/roce took them.
- */
-struct rq_batch {
-	struct roce_recv_wr wr[VRDMA_WQ_BURST];
-	uint16_t head[VRDMA_WQ_BURST];
-	struct roce_sge sge[VRDMA_WQ_BURST + ROCE_MAX_SGE];
-	unsigned int n, nsge;
-};
-
-/*
- * Post the batch. @return 0, or -EAGAIN when lib/roce cannot take the rest
- * now (queue full, QP reset): those chains go back to the ring, unread.
- */
-static int
-rq_flush(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct rq_batch *b)
-{
-	unsigned int i = 0;
-	int rc = 0;
-
-	while (i < b->n) {
-		unsigned int done = 0, k;
-
-		rc = roce_post_recv(qp, &b->wr[i], b->n - i, &done);
-		for (k = 0; k < done; k++)
-			vrdma_vq_push(vq, b->head[i + k], 0);
-		w->st.rq_posted += done;
-		i += done;
-		if (rc == 0)
-			break;
-		if ((rc == -ENOMEM && !queue_is_empty_cap(qp, true)) || rc == -EPERM) {
-			/* the last ones taken: they wait in the ring */
-			vrdma_vq_unpop(vq, (uint16_t)(b->n - i));
-			rc = -EAGAIN;
-			break;
-		}
-		/* lib/roce refused this one (SGEs, length, a queue of 0) */
-		w->st.wr_refused++;
-		roce_post_error(qp, true, b->wr[i].wr_id, 0, ROCE_WC_LOC_QP_OP_ERR);
-		vrdma_vq_push(vq, b->head[i], 0);
-		i++;
-		rc = 0;
-	}
-	b->n = 0;
-	b->nsge = 0;
-	return rc;
+	return inl ? batch_flush(w, qp, vq, b) : 0;
+bad:
+	return refuse_after_batch(w, qp, vq, b, ch, rte_le_to_cpu_64(q->wr_id), q->opcode);
 }
 
 /*
  * Add one receive request to the batch, or complete it in error when it is
- * malformed (after posting those before it: completions stay in order).
- * @return 0, or -EAGAIN (see rq_flush()).
+ * malformed (after posting those before it). @return 0, or -EAGAIN (see
+ * batch_flush()).
  */
 static int
-rq_request(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct rq_batch *b,
+rq_request(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct wq_batch *b,
 	   const struct vrdma_chain *ch)
 {
 	struct vrdma_rq_req q;
 	uint32_t nsge;
-	int rc;
 
 	vrdma_chain_read(ch, 0, &q, sizeof(q));
 	nsge = le32(q.num_sge);
 	if (nsge > ROCE_MAX_SGE || ch->wlen != 0 ||
-	    ch->rlen != sizeof(q) + nsge * sizeof(struct vrdma_sge)) {
-		rc = rq_flush(w, qp, vq, b);
-		if (rc != 0) {
-			vrdma_vq_unpop(vq, 1);
-			return rc;
-		}
-		w->st.wr_refused++;
-		roce_post_error(qp, true, rte_le_to_cpu_64(q.wr_id), 0, ROCE_WC_LOC_QP_OP_ERR);
-		vrdma_vq_push(vq, ch->head, 0);
-		return 0;
-	}
-	if (b->nsge + nsge > RTE_DIM(b->sge)) {
-		rc = rq_flush(w, qp, vq, b);
-		if (rc != 0) {
-			vrdma_vq_unpop(vq, 1);
-			return rc;
-		}
-	}
+	    ch->rlen != sizeof(q) + nsge * sizeof(struct vrdma_sge))
+		return refuse_after_batch(w, qp, vq, b, ch, rte_le_to_cpu_64(q.wr_id), 0);
+	if (batch_room(w, qp, vq, b, nsge, false) != 0)
+		return -EAGAIN;
 	sges_read(ch, sizeof(q), &b->sge[b->nsge], nsge, w->buf);
-	b->wr[b->n].wr_id = rte_le_to_cpu_64(q.wr_id);
-	b->wr[b->n].num_sge = nsge;
-	b->wr[b->n].sg_list = &b->sge[b->nsge];
-	b->head[b->n] = ch->head;
-	b->n++;
+	b->wr.r[b->n].wr_id = rte_le_to_cpu_64(q.wr_id);
+	b->wr.r[b->n].num_sge = nsge;
+	b->wr.r[b->n].sg_list = &b->sge[b->nsge];
+	b->head[b->n++] = ch->head;
 	b->nsge += nsge;
 	return 0;
 }
 
-/* Take up to a burst of receive requests from a QP's ring. */
+/* Take up to a burst of requests from one of a QP's rings. */
 static unsigned int
-rq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, uint64_t *call)
+wq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, bool recv, uint64_t *call)
 {
 	struct vrdma_vq *vq = &w->vq[ring];
-	/* longer chains are refused by the reader */
-	const uint32_t cap = sizeof(struct vrdma_rq_req) + ROCE_MAX_SGE * sizeof(struct vrdma_sge);
+	/* a receive request's head is smaller: longer chains are refused by the reader */
+	const uint32_t cap = recv ? sizeof(struct vrdma_rq_req) + ROCE_MAX_SGE *
+		sizeof(struct vrdma_sge) : VRDMA_WQ_MAX_REQ;
+	const uint32_t min = recv ? sizeof(struct vrdma_rq_req) : sizeof(struct vrdma_sq_req);
+	enum roce_qp_type t = roce_qp_transport(qp);
+	bool ud = t == ROCE_QPT_UD || t == ROCE_QPT_GSI;
 	const uint16_t used = vq->last_used;
-	unsigned int n, max = burst_for(qp, true);
+	unsigned int n, max = burst_for(qp, recv);
 	struct vrdma_chain ch;
-	struct rq_batch b;
+	struct wq_batch b;
 
+	b.recv = recv;
 	b.n = 0;
 	b.nsge = 0;
 	for (n = 0; n < max; n++) {
@@ -402,25 +325,26 @@ rq_serve(struct vrdma_wq *w, struct roce_qp *qp, uint32_t ring, uint64_t *call)
 			break;
 		if (rc == -2) {
 			/* the ring is stopped until the driver sets it up again (counted there) */
-			rq_flush(w, qp, vq, &b);
+			batch_flush(w, qp, vq, &b);
 			qp_fail(qp);
 			break;
 		}
-		if (rc < 0 || ch.rlen < sizeof(struct vrdma_rq_req)) {
+		if (rc < 0 || ch.rlen < min) {
 			/* no request to name in a completion */
-			if (rq_flush(w, qp, vq, &b) != 0) {
+			if (batch_flush(w, qp, vq, &b) != 0) {
 				vrdma_vq_unpop(vq, 1);
 				break;
 			}
 			w->st.wq_bad_chain++;
 			qp_fail(qp);
 			vrdma_vq_push(vq, ch.head, 0);
-		} else if (rq_request(w, qp, vq, &b, &ch) != 0) {
+		} else if ((recv ? rq_request(w, qp, vq, &b, &ch) :
+			    sq_request(w, qp, vq, &b, ud, &ch)) != 0) {
 			break;
 		}
 	}
 	if (b.n > 0)
-		rq_flush(w, qp, vq, &b);
+		batch_flush(w, qp, vq, &b);
 	/* chains returned (not those put back); a driver that reclaims as it posts turns calls off */
 	n = (uint16_t)(vq->last_used - used);
 	if (n > 0 && vrdma_vq_wants_calls(vq))
@@ -546,9 +470,9 @@ vrdma_wq_poll(struct vrdma_wq *w, uint64_t call[VRDMA_MAX_RINGS / 64])
 		/* requests the QP cannot take yet wait in their ring, unread */
 		st = roce_qp_cur_state(qp);
 		if (r && st != ROCE_QPS_RESET)
-			work += rq_serve(w, qp, rq, call);
+			work += wq_serve(w, qp, rq, true, call);
 		if (s && st != ROCE_QPS_RESET && st != ROCE_QPS_INIT && st != ROCE_QPS_RTR)
-			work += sq_serve(w, qp, sq, call);
+			work += wq_serve(w, qp, sq, false, call);
 	}
 	work += roce_dev_poll(dev);
 	for (i = 0; i < w->max_cqs; i++) {
