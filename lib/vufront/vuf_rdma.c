@@ -30,7 +30,6 @@
 #define CQ_RING_MAX 4096u
 #define CTRL_OUT_MAX (2u + 32u + 8u * 4096u) /* REG_USER_MR of 16 MiB at most */
 
-/* A send or receive ring: a request buffer per entry, the free ones on a stack. */
 /*
  * A send or receive queue: request buffer i belongs to descriptor i, so the
  * ring's free list of descriptors is also that of the buffers.

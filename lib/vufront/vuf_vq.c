@@ -164,7 +164,7 @@ vuf_vq_add(struct vuf_vq *vq, const struct vuf_buf *out, unsigned int n_out,
 	uint32_t writable = 0;
 	unsigned int n, k;
 
-	if (n_out + n_in == 1)
+	if ((n_out == 1 && n_in == 0) || (n_out == 0 && n_in == 1))
 		return add_one(vq, n_out == 1 ? out : in, n_in == 1, cookie);
 	if (n_out > vq->size || n_in > vq->size)
 		return -EINVAL;
