@@ -10,7 +10,7 @@
  * decapsulated (lib/opa16b).
  *
  *   l2fwd-vnic [EAL options] -- [--map RX:TX[,RX:TX...]] [--mac-rewrite|--mac-swap]
- *       [-T SECONDS] [--burst N] [--duration SECONDS] [--frames N]
+ *       [-T SECONDS] [--burst N] [--duration SECONDS] [--frames N] [--hold]
  *       [--pipeline rx@L,work@L,tx@L] [--ring-size N] [--no-backpressure]
  *       [--encap PORT:SLID:DLID:VESW]... [--link-timeout SECONDS] [--xstats]
  *       [--busy-poll]
@@ -90,6 +90,7 @@ static struct {
 	uint64_t link_timeout;             /* seconds */
 	bool xstats;
 	bool busy_poll;                    /* plain mode: never sleep when idle */
+	bool hold;                         /* after --duration/--frames: ports open until a signal */
 	uint16_t nb_fwd;                   /* plain mode: forwarding lcores */
 	unsigned int fwd_lcores[RTE_MAX_LCORE];
 	struct rx_assign assign[RTE_MAX_LCORE];
@@ -113,11 +114,13 @@ struct lcore_ctr {
 
 static struct lcore_ctr ctr[RTE_MAX_LCORE];
 static volatile bool quit;
+static volatile bool signalled;
 
 static void
 on_signal(int sig)
 {
 	(void)sig;
+	signalled = true;
 	quit = true;
 }
 
@@ -136,6 +139,8 @@ usage(FILE *f, const char *prog)
 		"  --burst N                packets per burst, 1..%d (default 32)\n"
 		"  --duration SECONDS       exit after this long (0 = run until a signal)\n"
 		"  --frames N               exit once N frames were forwarded\n"
+		"  --hold                   after --duration or --frames, stop forwarding but keep\n"
+		"                           the ports open until SIGINT/SIGTERM\n"
 		"  --pipeline rx@L,work@L,tx@L  run as an rx -> work -> tx pipeline\n"
 		"  --ring-size N            pipeline ring size (default 1024)\n"
 		"  --no-backpressure        pipeline: drop on a full ring instead of waiting\n"
@@ -314,6 +319,7 @@ parse_args(int argc, char **argv)
 		{ "link-timeout", required_argument, NULL, 'L' },
 		{ "xstats", no_argument, NULL, 'x' },
 		{ "busy-poll", no_argument, NULL, 'P' },
+		{ "hold", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -372,6 +378,7 @@ parse_args(int argc, char **argv)
 			break;
 		case 'x': app.xstats = true; break;
 		case 'P': app.busy_poll = true; break;
+		case 'H': app.hold = true; break;
 		case 'h':
 			usage(stdout, argv[0]);
 			exit(0);
@@ -1001,6 +1008,17 @@ main(int argc, char **argv)
 	for (p = 0; app.xstats && p < RTE_MAX_ETHPORTS; p++)
 		if (app.used[p])
 			print_xstats(p);
+	if (app.hold && !signalled) {
+		/*
+		 * Nothing polls the ports now: a peer may go away safely (DPDK
+		 * 22.11's memif unmaps its rings on a peer's disconnect, under a
+		 * datapath still polling them).
+		 */
+		printf("holding the ports open until SIGINT/SIGTERM\n");
+		fflush(stdout);
+		while (!signalled)
+			rte_delay_us_sleep(10000);
+	}
 	status = 0;
 out:
 	pipe_destroy(pipe);
