@@ -228,16 +228,24 @@ assert_wc(const struct vrdma_cq_req *wc, uint64_t wr_id, uint8_t status, uint8_t
 	assert_int_equal(le32toh(wc->qp_num), qpn);
 }
 
+/* Connected RC QPs on A and B, A's send queue of @p a_send_wr entries. */
 static void
-rc_pair(uint32_t *qa, uint32_t *qb)
+rc_pair_sq(uint32_t a_send_wr, uint32_t *qa, uint32_t *qb)
 {
 	struct vrdma_cmd_create_qp c = qp_cmd(&na, 2, na.cqn);
 
+	c.cap.max_send_wr = htole32(a_send_wr);
 	assert_int_equal(vuf_rdma_create_qp(na.d, &c, qa), 0);
 	c = qp_cmd(&nb, 2, nb.cqn);
 	assert_int_equal(vuf_rdma_create_qp(nb.d, &c, qb), 0);
 	rc_connect(&na, *qa, &nb, *qb);
 	rc_connect(&nb, *qb, &na, *qa);
+}
+
+static void
+rc_pair(uint32_t *qa, uint32_t *qb)
+{
+	rc_pair_sq(32, qa, qb);
 }
 
 static void
@@ -821,19 +829,12 @@ test_a_refused_request_in_a_burst_keeps_ring_order(void **state)
 static void
 test_requests_beyond_a_full_queue_wait_in_the_ring(void **state)
 {
-	struct vrdma_cmd_create_qp c;
 	struct vrdma_cq_req wc[4];
 	struct vrdma_dev_info ia;
 	uint32_t qa, qb, k;
 
 	(void)state;
-	c = qp_cmd(&na, 2, na.cqn);
-	c.cap.max_send_wr = htole32(3);
-	assert_int_equal(vuf_rdma_create_qp(na.d, &c, &qa), 0);
-	c = qp_cmd(&nb, 2, nb.cqn);
-	assert_int_equal(vuf_rdma_create_qp(nb.d, &c, &qb), 0);
-	rc_connect(&na, qa, &nb, qb);
-	rc_connect(&nb, qb, &na, qa);
+	rc_pair_sq(3, &qa, &qb);
 	sends(qa, qb, 0xc0, 4, true);
 	/* A alone (B answers nothing): three go, the fourth waits, unread */
 	vrdma_dev_poll(na.dev);
@@ -867,20 +868,13 @@ static void
 test_a_refused_chain_behind_a_full_queue_is_counted_once(void **state)
 {
 	uint32_t max_qps, max_cqs, qa, qb, k;
-	struct vrdma_cmd_create_qp c;
 	struct vrdma_dev_info ia;
 	struct vrdma_cq_req wc[6];
 	struct vuf_vq *vq;
 	struct vuf_buf b;
 
 	(void)state;
-	c = qp_cmd(&na, 2, na.cqn);
-	c.cap.max_send_wr = htole32(5);
-	assert_int_equal(vuf_rdma_create_qp(na.d, &c, &qa), 0);
-	c = qp_cmd(&nb, 2, nb.cqn);
-	assert_int_equal(vuf_rdma_create_qp(nb.d, &c, &qb), 0);
-	rc_connect(&na, qa, &nb, qb);
-	rc_connect(&nb, qb, &na, qa);
+	rc_pair_sq(5, &qa, &qb);
 	/* six SENDs for a queue of five, then a chain of 1089 readable bytes */
 	sends(qa, qb, 0xd0, 6, true);
 	vuf_rdma_limits(na.d, &max_qps, &max_cqs);
