@@ -83,7 +83,7 @@ struct side {
 	uint8_t mac[6];
 	uint8_t gid[16];
 	uint64_t done;     /* sender: signaled completions; receiver: receives */
-	uint64_t loops, idle; /* turns of the loop, and those that found nothing to do */
+	uint64_t cycles, busy; /* TSC cycles of the loop's turns, and of those that did work */
 	uint64_t seq, inflight; /* sender: next id, SENDs not known complete (kept across rounds) */
 	int failed;
 };
@@ -101,13 +101,22 @@ fail(const char *what)
 
 /* ---------------- the two ways ---------------- */
 
-static void
+/* @return the work the device's poll did (frames, requests, completions). */
+static unsigned int
 side_poll(struct side *s)
 {
-	if (s->virtio)
-		vrdma_dev_poll(s->vdev);
-	else
-		roce_dev_poll(s->dev);
+	return s->virtio ? vrdma_dev_poll(s->vdev) : roce_dev_poll(s->dev);
+}
+
+/* Count a turn of a side's loop that began at TSC @p t0: busy if anyone did work. */
+static void
+turn_done(struct side *s, uint64_t t0, bool work)
+{
+	uint64_t t = rte_rdtsc() - t0;
+
+	s->cycles += t;
+	if (work)
+		s->busy += t;
 }
 
 /*
@@ -226,16 +235,15 @@ receiver(void *arg)
 	uint64_t ids[BURST];
 
 	while (!stop) {
+		uint64_t t0 = rte_rdtsc();
+		unsigned int w = side_poll(s);
 		int n, i;
 
-		side_poll(s);
 		n = poll_cq(s, ids);
 		if (n < 0) {
 			s->failed = 1;
 			return -1;
 		}
-		s->loops++;
-		s->idle += n == 0;
 		for (i = 0; i < n; i++)
 			ids[i] += wl->rq;
 		if (n > 0 && post_recvs(s, ids, (unsigned int)n) != 0) {
@@ -244,6 +252,7 @@ receiver(void *arg)
 		}
 		/* read by the sender's lcore */
 		__atomic_store_n(&s->done, s->done + (uint64_t)n, __ATOMIC_RELAXED);
+		turn_done(s, t0, w > 0 || n > 0);
 	}
 	return 0;
 }
@@ -261,15 +270,16 @@ round_rate(struct side *a, struct side *b, double secs)
 
 	stop = false;
 	a->done = b->done = 0;
-	a->loops = a->idle = b->loops = b->idle = 0;
+	a->cycles = a->busy = b->cycles = b->busy = 0;
 	if (rte_eal_remote_launch(receiver, b, lc) != 0)
 		fail("cannot launch the receiver");
 	t0 = rte_get_timer_cycles();
 	end = t0 + (uint64_t)(secs * hz);
 	while ((now = rte_get_timer_cycles()) < end) {
+		uint64_t turn = rte_rdtsc();
+		unsigned int w = side_poll(a), k = 0;
 		int n;
 
-		side_poll(a);
 		n = poll_cq(a, ids);
 		if (n < 0) {
 			a->failed = 1;
@@ -282,16 +292,12 @@ round_rate(struct side *a, struct side *b, double secs)
 		 * the pair's next round
 		 */
 		a->inflight -= RTE_MIN(a->inflight, (uint64_t)n * SIGNAL);
-		a->loops++;
 		if (a->inflight < wl->depth) {
-			unsigned int k = post_sends(a, a->seq, (unsigned int)(wl->depth - a->inflight));
-
+			k = post_sends(a, a->seq, (unsigned int)(wl->depth - a->inflight));
 			a->seq += k;
 			a->inflight += k;
-			a->idle += n == 0 && k == 0;
-		} else {
-			a->idle += n == 0;
 		}
+		turn_done(a, turn, w > 0 || n > 0 || k > 0);
 		if (t1 == 0 && now - t0 > hz / 10) {
 			r0 = __atomic_load_n(&b->done, __ATOMIC_RELAXED);
 			t1 = now;
@@ -510,11 +516,11 @@ virtio_connect(struct side *s, const struct side *peer)
 
 /* ---------------- main ---------------- */
 
-/* Share of a side's loop turns in the last round that found no work. */
+/* Share of a side's time in the last round in turns that did work (its device's included). */
 static double
-idle_pct(const struct side *s)
+busy_pct(const struct side *s)
 {
-	return s->loops > 0 ? 100.0 * (double)s->idle / (double)s->loops : 0;
+	return s->cycles > 0 ? 100.0 * (double)s->busy / (double)s->cycles : 0;
 }
 
 static int
@@ -587,9 +593,9 @@ run_workload(const struct workload *w, unsigned int k, unsigned int rounds, doub
 	for (i = 0; i < rounds; i++) {
 		dr[i] = round_rate(&da, &db, secs) / 1e6;
 		vr[i] = round_rate(&va, &vb, secs) / 1e6;
-		printf("  round %u: direct %.3f M msg/s (idle turns: sender %2.0f%%, receiver %2.0f%%), "
-		       "virtio %.3f M msg/s (sender %2.0f%%, receiver %2.0f%%)\n", i + 1, dr[i],
-		       idle_pct(&da), idle_pct(&db), vr[i], idle_pct(&va), idle_pct(&vb));
+		printf("  round %u: direct %.3f M msg/s (busy: sender %3.0f%%, receiver %3.0f%%), "
+		       "virtio %.3f M msg/s (busy: sender %3.0f%%, receiver %3.0f%%)\n", i + 1, dr[i],
+		       busy_pct(&da), busy_pct(&db), vr[i], busy_pct(&va), busy_pct(&vb));
 	}
 	qsort(dr, rounds, sizeof(dr[0]), cmp_double);
 	qsort(vr, rounds, sizeof(vr[0]), cmp_double);
