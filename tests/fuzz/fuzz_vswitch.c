@@ -32,7 +32,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "vswitch.h"
+#include "vsw_test.h"
 
 #define NB_DEVS 3
 #define MAX_FRAMES 32
@@ -50,7 +50,6 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	char prefix[64];
 	char *eal[] = { "fuzz_vswitch", "--no-huge", "-m", "128", "--no-pci", "--no-shconf",
 			"--no-telemetry", "-l", "0", "--log-level=lib.eal:error", prefix, NULL };
-	unsigned int i;
 
 	(void)argc;
 	(void)argv;
@@ -59,24 +58,10 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	pool = rte_pktmbuf_pool_create("fz_pool", POOL, 0, 0, RTE_PKTMBUF_HEADROOM + 512,
 				       SOCKET_ID_ANY);
-	sw = rte_zmalloc("fz_vsw", sizeof(*sw), RTE_CACHE_LINE_SIZE);
-	if (pool == NULL || sw == NULL)
+	/* rings of 16: each frame's deliveries are drained before the next */
+	sw = pool != NULL ? vsw_test_create("fz", NB_DEVS, 16, pool) : NULL;
+	if (sw == NULL)
 		abort();
-	sw->pool = pool;
-	sw->nb_devs = NB_DEVS;
-	for (i = 0; i < NB_DEVS; i++) {
-		char name[32];
-
-		/* 02:56:52:44:4d:0i, as the backend numbers them */
-		sw->devs[i].mac = (struct rte_ether_addr){ { 0x02, 0x56, 0x52, 0x44, 0x4d,
-							     (uint8_t)i } };
-		snprintf(name, sizeof(name), "fz_roce_rx%u", i);
-		sw->devs[i].roce_rx = rte_ring_create(name, 16, SOCKET_ID_ANY, 0);
-		snprintf(name, sizeof(name), "fz_net_rx%u", i);
-		sw->devs[i].net_rx = rte_ring_create(name, 16, SOCKET_ID_ANY, 0);
-		if (sw->devs[i].roce_rx == NULL || sw->devs[i].net_rx == NULL)
-			abort();
-	}
 	return 0;
 }
 

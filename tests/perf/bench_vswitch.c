@@ -31,7 +31,7 @@
 #include <rte_ring.h>
 
 #include "test_eal.h"
-#include "vswitch.h"
+#include "vsw_test.h"
 
 #define NB_DEVS 4
 #define BURST 32
@@ -118,23 +118,9 @@ main(void)
 		return 1;
 	pool = rte_pktmbuf_pool_create("bench_vsw", 1023, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				       SOCKET_ID_ANY);
-	sw = rte_zmalloc("bench_vsw", sizeof(*sw), RTE_CACHE_LINE_SIZE);
-	if (pool == NULL || sw == NULL)
+	sw = pool != NULL ? vsw_test_create("bv", NB_DEVS, 256, pool) : NULL;
+	if (sw == NULL)
 		return 1;
-	sw->pool = pool;
-	sw->nb_devs = NB_DEVS;
-	for (i = 0; i < NB_DEVS; i++) {
-		char name[32];
-
-		sw->devs[i].mac = (struct rte_ether_addr){ { 0x02, 0x56, 0x52, 0x44, 0x4d,
-							     (uint8_t)i } };
-		snprintf(name, sizeof(name), "bv_net_rx%u", i);
-		sw->devs[i].net_rx = rte_ring_create(name, 256, SOCKET_ID_ANY, 0);
-		snprintf(name, sizeof(name), "bv_roce_rx%u", i);
-		sw->devs[i].roce_rx = rte_ring_create(name, 256, SOCKET_ID_ANY, 0);
-		if (sw->devs[i].net_rx == NULL || sw->devs[i].roce_rx == NULL)
-			return 1;
-	}
 	for (i = 0; i < BURST; i++) {
 		pkts[i] = rte_pktmbuf_alloc(pool);
 		if (pkts[i] == NULL || rte_pktmbuf_append(pkts[i], 64) == NULL)

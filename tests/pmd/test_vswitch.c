@@ -21,7 +21,7 @@
 #include <rte_ring.h>
 
 #include "test_eal.h"
-#include "vswitch.h"
+#include "vsw_test.h"
 
 #define NB_DEVS 2
 
@@ -326,42 +326,18 @@ test_stations_behind_a_device_are_learned(void **state)
 static int
 setup(void **state)
 {
-	unsigned int i;
-
 	if (test_eal_setup(state) != 0)
 		return -1;
-	sw = rte_zmalloc("test_vsw", sizeof(*sw), RTE_CACHE_LINE_SIZE);
-	if (sw == NULL)
+	sw = vsw_test_create("tv", NB_DEVS, 64, test_pool);
+	if (sw == NULL || vsw_fdb_create(sw, "tv_fdb") != 0)
 		return -1;
-	sw->pool = test_pool;
-	sw->nb_devs = NB_DEVS;
-	if (vsw_fdb_create(sw, "tv_fdb") != 0)
-		return -1;
-	for (i = 0; i < NB_DEVS; i++) {
-		char name[32];
-
-		memcpy(sw->devs[i].mac.addr_bytes, dev_mac[i], 6);
-		snprintf(name, sizeof(name), "tv_roce_rx%u", i);
-		sw->devs[i].roce_rx = rte_ring_create(name, 64, SOCKET_ID_ANY, 0);
-		snprintf(name, sizeof(name), "tv_net_rx%u", i);
-		sw->devs[i].net_rx = rte_ring_create(name, 64, SOCKET_ID_ANY, 0);
-		if (sw->devs[i].roce_rx == NULL || sw->devs[i].net_rx == NULL)
-			return -1;
-	}
 	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	unsigned int i;
-
-	for (i = 0; i < NB_DEVS; i++) {
-		rte_ring_free(sw->devs[i].roce_rx);
-		rte_ring_free(sw->devs[i].net_rx);
-	}
-	vsw_fdb_free(sw);
-	rte_free(sw);
+	vsw_test_free(sw);
 	return test_eal_teardown(state);
 }
 
