@@ -217,7 +217,7 @@ em_call(struct em_client *c, uint32_t dlid, uint8_t method, uint16_t attr_id, ui
 }
 
 void
-em_listen(struct em_client *c, unsigned int ms, volatile bool *stop)
+em_listen(struct em_client *c, unsigned int ms, volatile sig_atomic_t *stop)
 {
 	uint64_t deadline = rte_get_timer_cycles() + ms_to_cycles(ms);
 	uint8_t reply[VEMA_DATA_LEN];

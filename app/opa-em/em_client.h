@@ -12,6 +12,7 @@
  * with a timeout and retries. Traps that arrive meanwhile go to a callback.
  */
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -52,7 +53,7 @@ struct em_client {
 	em_trap_cb_t on_trap;    /**< trap callback (NULL: counted only) */
 	void *trap_arg;          /**< its argument */
 	bool repress;            /**< answer traps with TrapRepress */
-	volatile bool *stop;     /**< when it turns true, calls give up (-EINTR) */
+	volatile sig_atomic_t *stop; /**< when it turns true, calls give up (-EINTR) */
 	struct em_client_stats stats; /**< counters */
 };
 
@@ -114,6 +115,6 @@ int em_call(struct em_client *c, uint32_t dlid, uint8_t method, uint16_t attr_id
  * @param stop
  *   Returns early when *stop becomes true (may be NULL).
  */
-void em_listen(struct em_client *c, unsigned int ms, volatile bool *stop);
+void em_listen(struct em_client *c, unsigned int ms, volatile sig_atomic_t *stop);
 
 #endif /* _EM_CLIENT_H_ */

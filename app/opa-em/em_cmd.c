@@ -313,7 +313,7 @@ static unsigned int nb_nodes;
 
 /* Point every node's traps at us; remember which nodes answered. */
 static int
-setup_nodes(struct em_client *c, const struct em_config *cfg, volatile bool *stop)
+setup_nodes(struct em_client *c, const struct em_config *cfg, volatile sig_atomic_t *stop)
 {
 	unsigned int i, j;
 	int rc = EM_EXIT_OK;
@@ -579,7 +579,7 @@ handle_event(struct em_client *c, const struct em_trap *t)
 
 int
 em_cmd_watch(struct em_client *c, const struct em_config *cfg, const struct em_watch_opts *o,
-	     volatile bool *stop)
+	     volatile sig_atomic_t *stop)
 {
 	static struct trapq tq;
 	uint64_t deadline = o->seconds ?

@@ -38,6 +38,6 @@ int em_cmd_status(struct em_client *c, const struct em_config *cfg);
  * opa-em watch: print traps, re-reading interface MAC lists and link state.
  */
 int em_cmd_watch(struct em_client *c, const struct em_config *cfg,
-		 const struct em_watch_opts *o, volatile bool *stop);
+		 const struct em_watch_opts *o, volatile sig_atomic_t *stop);
 
 #endif /* _EM_CMD_H_ */

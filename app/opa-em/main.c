@@ -25,7 +25,7 @@
 #include <rte_random.h>
 
 #include "app_args.h"
-#include "app_signal.h"
+#include <omni_signal.h>
 #include "em_client.h"
 #include "em_cmd.h"
 #include "em_config.h"
@@ -146,7 +146,7 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return EM_EXIT_USAGE;
 	}
-	app_stop_on_signals();
+	omni_stop_on_signals();
 
 	memset(&client, 0, sizeof(client));
 	client.port_id = (uint16_t)port;
@@ -155,7 +155,7 @@ main(int argc, char **argv)
 	client.sl = cfg.sl;
 	client.timeout_ms = (unsigned int)timeout;
 	client.retries = (unsigned int)retries;
-	client.stop = &app_stop;
+	client.stop = &omni_stop;
 	/* random TIDs: late replies from an earlier run cannot match */
 	client.next_tid = rte_rand();
 	client.pool = rte_pktmbuf_pool_create("em_pool", 1023, 0, 0,
@@ -174,7 +174,7 @@ main(int argc, char **argv)
 		else if (strcmp(cmd, "status") == 0)
 			rc = em_cmd_status(&client, &cfg);
 		else
-			rc = em_cmd_watch(&client, &cfg, &wo, &app_stop);
+			rc = em_cmd_watch(&client, &cfg, &wo, &omni_stop);
 		fprintf(stderr, "opa-em: requests %" PRIu64 ", retries %" PRIu64 ", timeouts %"
 			PRIu64 ", replies %" PRIu64 ", traps %" PRIu64 ", ignored %" PRIu64 "\n",
 			client.stats.requests, client.stats.retries, client.stats.timeouts,

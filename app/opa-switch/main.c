@@ -31,7 +31,7 @@
 #include <rte_mbuf.h>
 
 #include "app_args.h"
-#include "app_signal.h"
+#include <omni_signal.h>
 #include "sw_fwd.h"
 #include "sw_park.h"
 
@@ -360,7 +360,7 @@ run(struct sw_park *park, double duration, double period)
 	uint64_t next_stats = period > 0 ? start + period_c : UINT64_MAX;
 	unsigned int idle_us = SW_IDLE_MIN_US;
 
-	while (!app_stop) {
+	while (!omni_stop) {
 		uint64_t now = rte_get_timer_cycles(), until;
 		unsigned int n, total = 0;
 
@@ -370,14 +370,14 @@ run(struct sw_park *park, double duration, double period)
 			print_stats("periodic", (double)(now - start) / hz);
 			next_stats += period_c;
 		}
-		if (sw_park_hold(park, &app_stop, 0) != 0)
+		if (sw_park_hold(park, &omni_stop, 0) != 0)
 			break;
 		links_update();
 		until = rte_get_timer_cycles() + window;
 		do {
 			n = poll_once();
 			total += n;
-		} while (n > 0 && !app_stop && rte_get_timer_cycles() < until);
+		} while (n > 0 && !omni_stop && rte_get_timer_cycles() < until);
 		sw_park_release(park);
 		if (total > 0) {
 			idle_us = SW_IDLE_MIN_US;
@@ -418,7 +418,7 @@ main(int argc, char **argv)
 	}
 	argc -= ret;
 	argv += ret;
-	app_stop_on_signals();
+	omni_stop_on_signals();
 	/* net_memif writes its control socket without MSG_NOSIGNAL: a peer that
 	 * vanished must not kill the switch */
 	signal(SIGPIPE, SIG_IGN);

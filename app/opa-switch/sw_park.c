@@ -93,7 +93,7 @@ mono_ms(void)
 }
 
 int
-sw_park_hold(struct sw_park *p, const volatile bool *stop, unsigned int timeout_ms)
+sw_park_hold(struct sw_park *p, const volatile sig_atomic_t *stop, unsigned int timeout_ms)
 {
 	uint64_t deadline = timeout_ms ? mono_ms() + timeout_ms : UINT64_MAX;
 	const uint64_t one = 1;

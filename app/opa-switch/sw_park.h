@@ -17,6 +17,7 @@
  * it is held cannot change under the reader either.
  */
 
+#include <signal.h>
 #include <stdbool.h>
 
 struct sw_park;
@@ -35,7 +36,7 @@ struct sw_park *sw_park_create(void);
  * @return 0 when parked (or @p p is NULL), -1 when @p stop or the timeout
  *   ended the wait.
  */
-int sw_park_hold(struct sw_park *p, const volatile bool *stop, unsigned int timeout_ms);
+int sw_park_hold(struct sw_park *p, const volatile sig_atomic_t *stop, unsigned int timeout_ms);
 
 /** Let the interrupt thread go (also ends an abandoned request). */
 void sw_park_release(struct sw_park *p);

@@ -30,7 +30,7 @@
 #include <rte_lcore.h>
 
 #include "app_args.h"
-#include "app_signal.h"
+#include <omni_signal.h>
 #include "rperf.h"
 
 #define EXIT_FAIL 1
@@ -343,10 +343,10 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return ret > 0 ? 0 : EXIT_USAGE;
 	}
-	app_stop_on_signals();
+	omni_stop_on_signals();
 	/* net_memif writes its control socket without MSG_NOSIGNAL */
 	signal(SIGPIPE, SIG_IGN);
-	conf.stop = &app_stop;
+	conf.stop = &omni_stop;
 	conf.log = stdout;
 	conf.lcore[0] = rte_get_main_lcore();
 	worker = rte_get_next_lcore(-1, 1, 0);

@@ -16,6 +16,7 @@
  * data checks, counters, teardown.
  */
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -78,7 +79,7 @@ struct rperf_conf {
 	uint16_t ports[2];          /**< RPERF_WIRE_PORTS: A's and B's port */
 	unsigned int lcore[2];      /**< A's and B's lcore; the same: one lcore runs both */
 	double stall_secs;          /**< fail when nothing completes for this long */
-	volatile bool *stop;        /**< optional: turns true to end the run early (a signal) */
+	volatile sig_atomic_t *stop; /**< optional: turns true to end the run early (a signal) */
 	FILE *log;                  /**< counters and notes (NULL: silent) */
 };
 

@@ -29,7 +29,7 @@
 #include <rte_mbuf.h>
 
 #include "app_args.h"
-#include "app_signal.h"
+#include <omni_signal.h>
 #include "pipeline.h"
 #include "vrdma.h"
 #include "vswitch.h"
@@ -576,7 +576,7 @@ main(int argc, char **argv)
 	if (wire_setup(sw, pool, pipe_stage_nb_workers(pipe, 2)) != 0)
 		goto out;
 	port_started = true;
-	app_stop_on_signals();
+	omni_stop_on_signals();
 	if (devices_start(sw, confs) != 0)
 		goto out;
 	if (vsw_telemetry_register(sw) != 0)
@@ -591,7 +591,7 @@ main(int argc, char **argv)
 
 	hz = rte_get_timer_hz();
 	next_stats = rte_get_timer_cycles() + (uint64_t)opt.stats_period * hz;
-	while (!app_stop) {
+	while (!omni_stop) {
 		rte_delay_us_sleep(10 * 1000);
 		if (opt.stats_period != 0 && rte_get_timer_cycles() >= next_stats) {
 			stats_print(sw, pipe);

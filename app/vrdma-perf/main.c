@@ -33,7 +33,7 @@
 #include <rte_lcore.h>
 
 #include "app_args.h"
-#include "app_signal.h"
+#include <omni_signal.h>
 
 #include "vperf.h"
 
@@ -570,7 +570,7 @@ responder(void *arg)
 	if (opt.mode == READ_BW || (opt.mode == WRITE_BW && !opt.verify))
 		return 0;
 	next_recv = post_recvs(b, 0, opt.rx_depth);
-	while (!failed && !app_stop && b->done < opt.iters) {
+	while (!failed && !omni_stop && b->done < opt.iters) {
 		n = vuf_rdma_poll_cq(b->d, b->cqn, wc, POLL_BURST);
 		for (i = 0; i < n; i++) {
 			uint64_t id = le64toh(wc[i].wr_id);
@@ -645,7 +645,7 @@ requester(struct side *a, const struct side *b)
 		next_recv = post_recvs(a, 0, opt.rx_depth);
 	last_progress = rte_get_timer_cycles();
 	a->t_first = last_progress;
-	while (!failed && !app_stop) {
+	while (!failed && !omni_stop) {
 		uint64_t now = rte_get_timer_cycles();
 		uint64_t finished = lat ? pongs : a->done;
 
@@ -765,7 +765,7 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD) {
-		app_stop_on_signals();
+		omni_stop_on_signals();
 		status = pingpong_run();
 		rte_eal_cleanup();
 		return status;
@@ -776,7 +776,7 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return EXIT_USAGE;
 	}
-	app_stop_on_signals();
+	omni_stop_on_signals();
 	if (side_open(&sa, opt.sock[0], RTE_IPV4(10, 0, 0, 1)) != 0 ||
 	    side_open(&sb, opt.sock[1], RTE_IPV4(10, 0, 0, 2)) != 0)
 		goto out;
@@ -808,10 +808,10 @@ main(int argc, char **argv)
 	if (ret != 0)
 		failed = true;
 	rte_eal_wait_lcore(lc);
-	if (!failed && !app_stop) {
+	if (!failed && !omni_stop) {
 		report(&sa, &sb);
 		status = 0;
-	} else if (app_stop) {
+	} else if (omni_stop) {
 		fprintf(stderr, "vrdma-perf: interrupted\n");
 	}
 out:

@@ -30,7 +30,7 @@
 #include <rte_cycles.h>
 #include <rte_random.h>
 
-#include "app_signal.h"
+#include <omni_signal.h>
 #include "vperf.h"
 
 #define FILL 0x7b             /* the pingpong examples' buffer contents */
@@ -51,7 +51,7 @@ read_full(int fd, void *buf, size_t len)
 	unsigned int waited = 0;
 	size_t got = 0;
 
-	while (got < len && !app_stop && waited < EXCHANGE_SECS) {
+	while (got < len && !omni_stop && waited < EXCHANGE_SECS) {
 		ssize_t n;
 
 		if (poll(&pfd, 1, 1000) <= 0) {
@@ -93,7 +93,7 @@ accept_client(void)
 	printf("pingpong: waiting for a client on TCP port %u\n", opt.listen_port);
 	fflush(stdout);
 	pfd.fd = fd;
-	while (!app_stop && waited < opt.accept_secs) {
+	while (!omni_stop && waited < opt.accept_secs) {
 		int n = poll(&pfd, 1, 1000);
 
 		if (n > 0) {
@@ -199,7 +199,7 @@ serve(const struct vperf_peer *peer)
 	int n, i;
 
 	last = rte_get_timer_cycles();
-	while (!app_stop && (rcnt < opt.iters || scnt < opt.iters)) {
+	while (!omni_stop && (rcnt < opt.iters || scnt < opt.iters)) {
 		n = vuf_rdma_poll_cq(srv.d, srv.cqn, wc, RTE_DIM(wc));
 		if (n < 0)
 			return -1;
@@ -234,7 +234,7 @@ serve(const struct vperf_peer *peer)
 			}
 		}
 	}
-	if (app_stop)
+	if (omni_stop)
 		return -1;
 	printf("pingpong %s: %" PRIu64 " messages of %u bytes each way in %.3f s, "
 	       "every one received verified\n", opt.mode == PINGPONG_UD ? "ud" : "rc", rcnt,

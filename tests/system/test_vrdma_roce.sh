@@ -149,4 +149,26 @@ bad "unknown mode" "--mode 'atomic_bw'" -a x -b y --mode atomic_bw
 bad "tx-depth 0" "--tx-depth '0': expected 1\.\." -a x -b y --tx-depth 0
 bad "size 2M" "--size '2097152': expected 1\.\." -a x -b y --size 2097152
 
+# --- 4. a pingpong server waiting for its client ends on SIGINT within 2 s
+# (its waits read the one stop flag the handler sets)
+backend pp --vdev net_null0,no-rx=1 -- -s "$work/pp.sock"
+timeout 60 "$perf" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-ppc" -- -a "$work/pp.sock" \
+	--pingpong rc --listen $((20000 + $$ % 20000)) --gid-ip 10.0.0.9 \
+	--peer-mac 02:00:00:00:00:09 > "$work/pp.log" 2>&1 &
+pp_pid=$!
+pids+=($pp_pid)
+if wait_log "$work/pp.log" 'waiting for a client' 30; then
+	stop "$pp_pid" 2
+	pp_rc=$?
+	if [ $pp_rc -ne 124 ] && [ $pp_rc -ne 0 ]; then
+		pass "vrdma-perf --pingpong waiting for a client ends on SIGINT within 2 s (exit $pp_rc)"
+	else
+		fail "vrdma-perf --pingpong waiting for a client ends on SIGINT within 2 s" \
+			"exit $pp_rc (124: still running after 2 s)"
+	fi
+else
+	fail "vrdma-perf --pingpong waits for a client" "$(tail -5 "$work/pp.log")"
+fi
+stop "$pid_pp" 30
+expect_eq "backend pp exits 0 on SIGINT" 0 $?
 finish
