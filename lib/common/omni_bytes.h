@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef OMNI_BYTES_H
+#define OMNI_BYTES_H
+
+/**
+ * @file
+ * Loads and stores of big- and little-endian integers at any alignment: the
+ * one way omniplane reads and writes wire and MAD fields. Plain C (no EAL),
+ * so header-only users (lib/vnic's unit tests, lib/vufront) take it as is.
+ * Each compiles to a load or store and at most one byte swap.
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define OMNI_BE16(v) __builtin_bswap16(v)
+#define OMNI_BE32(v) __builtin_bswap32(v)
+#define OMNI_BE64(v) __builtin_bswap64(v)
+#define OMNI_LE16(v) (v)
+#define OMNI_LE32(v) (v)
+#define OMNI_LE64(v) (v)
+#else
+#define OMNI_BE16(v) (v)
+#define OMNI_BE32(v) (v)
+#define OMNI_BE64(v) (v)
+#define OMNI_LE16(v) __builtin_bswap16(v)
+#define OMNI_LE32(v) __builtin_bswap32(v)
+#define OMNI_LE64(v) __builtin_bswap64(v)
+#endif
+
+/** @return the big-endian 16-bit value at @p p. */
+static inline uint16_t
+omni_get_be16(const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return OMNI_BE16(v);
+}
+
+/** @return the big-endian 24-bit value at @p p (three bytes). */
+static inline uint32_t
+omni_get_be24(const void *p)
+{
+	const uint8_t *b = (const uint8_t *)p;
+
+	return (uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | b[2];
+}
+
+/** @return the big-endian 32-bit value at @p p. */
+static inline uint32_t
+omni_get_be32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return OMNI_BE32(v);
+}
+
+/** @return the big-endian 48-bit value at @p p (six bytes, e.g. a MAC). */
+static inline uint64_t
+omni_get_be48(const void *p)
+{
+	return (uint64_t)omni_get_be16(p) << 32 | omni_get_be32((const uint8_t *)p + 2);
+}
+
+/** @return the big-endian 64-bit value at @p p. */
+static inline uint64_t
+omni_get_be64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return OMNI_BE64(v);
+}
+
+/** Store @p v big-endian at @p p. */
+static inline void
+omni_put_be16(void *p, uint16_t v)
+{
+	v = OMNI_BE16(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+/** Store the low 24 bits of @p v big-endian at @p p (three bytes). */
+static inline void
+omni_put_be24(void *p, uint32_t v)
+{
+	uint8_t *b = (uint8_t *)p;
+
+	b[0] = (uint8_t)(v >> 16);
+	b[1] = (uint8_t)(v >> 8);
+	b[2] = (uint8_t)v;
+}
+
+/** Store @p v big-endian at @p p. */
+static inline void
+omni_put_be32(void *p, uint32_t v)
+{
+	v = OMNI_BE32(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+/** Store the low 48 bits of @p v big-endian at @p p (six bytes). */
+static inline void
+omni_put_be48(void *p, uint64_t v)
+{
+	omni_put_be16(p, (uint16_t)(v >> 32));
+	omni_put_be32((uint8_t *)p + 2, (uint32_t)v);
+}
+
+/** Store @p v big-endian at @p p. */
+static inline void
+omni_put_be64(void *p, uint64_t v)
+{
+	v = OMNI_BE64(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+/** @return the little-endian 16-bit value at @p p. */
+static inline uint16_t
+omni_get_le16(const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return OMNI_LE16(v);
+}
+
+/** @return the little-endian 32-bit value at @p p. */
+static inline uint32_t
+omni_get_le32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return OMNI_LE32(v);
+}
+
+/** @return the little-endian 64-bit value at @p p. */
+static inline uint64_t
+omni_get_le64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return OMNI_LE64(v);
+}
+
+/** Store @p v little-endian at @p p. */
+static inline void
+omni_put_le16(void *p, uint16_t v)
+{
+	v = OMNI_LE16(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+/** Store @p v little-endian at @p p. */
+static inline void
+omni_put_le32(void *p, uint32_t v)
+{
+	v = OMNI_LE32(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+/** Store @p v little-endian at @p p. */
+static inline void
+omni_put_le64(void *p, uint64_t v)
+{
+	v = OMNI_LE64(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+/**
+ * @return the big-endian unsigned number of @p len bytes (0..8) at @p p,
+ * for fields whose width is data (tests, field tables).
+ */
+static inline uint64_t
+omni_get_be_n(const void *p, unsigned int len)
+{
+	const uint8_t *b = (const uint8_t *)p;
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		v = v << 8 | b[i];
+	return v;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMNI_BYTES_H */
