@@ -28,6 +28,7 @@ packages=(
 	librte-net-memif23
 	libisal-dev zlib1g-dev # RoCE ICRC (lib/roce): ISA-L's CRC-32, zlib as the independent check
 	qemu-system-x86 # the vhost-user-rdma guest test (TCG); its kernel and tools: step 3
+	doxygen # the API reference of the public headers (meson test doc_doxygen)
 )
 
 # The seven headers a PMD needs and Debian does not install, with their

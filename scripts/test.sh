@@ -6,7 +6,8 @@
 # and their test suites. The exit status is the truth.
 #
 #   build/       gcc, debugoptimized, -Werror: suites unit, pmd, system, perf
-#                (perf in quick mode: figures are printed, never gated)
+#                (perf in quick mode: figures are printed, never gated), doc
+#                (doxygen over the public headers: any warning fails)
 #   build-asan/  clang, ASan + UBSan, libFuzzer targets, -Werror:
 #                suites unit, pmd, system, fuzz
 #
@@ -51,8 +52,8 @@ run_suites() {
 	return 0
 }
 
-echo "== tests: unit, pmd, system, perf (quick)"
-run_suites build unit pmd system perf
+echo "== tests: unit, pmd, system, perf (quick), doc"
+run_suites build unit pmd system perf doc
 
 if [ $asan -eq 1 ]; then
 	echo "== build (clang, ASan + UBSan, libFuzzer)"

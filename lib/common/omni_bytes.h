@@ -20,13 +20,17 @@
 extern "C" {
 #endif
 
+/*
+ * OMNI_BEn(v) / OMNI_LEn(v): @p v between host order and big/little-endian
+ * n-bit order (the same swap both ways; none when the orders agree).
+ */
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define OMNI_BE16(v) __builtin_bswap16(v)
-#define OMNI_BE32(v) __builtin_bswap32(v)
-#define OMNI_BE64(v) __builtin_bswap64(v)
-#define OMNI_LE16(v) (v)
-#define OMNI_LE32(v) (v)
-#define OMNI_LE64(v) (v)
+#define OMNI_BE16(v) __builtin_bswap16(v) /**< 16-bit host <-> big-endian. */
+#define OMNI_BE32(v) __builtin_bswap32(v) /**< 32-bit host <-> big-endian. */
+#define OMNI_BE64(v) __builtin_bswap64(v) /**< 64-bit host <-> big-endian. */
+#define OMNI_LE16(v) (v) /**< 16-bit host <-> little-endian. */
+#define OMNI_LE32(v) (v) /**< 32-bit host <-> little-endian. */
+#define OMNI_LE64(v) (v) /**< 64-bit host <-> little-endian. */
 #else
 #define OMNI_BE16(v) (v)
 #define OMNI_BE32(v) (v)
@@ -36,7 +40,10 @@ extern "C" {
 #define OMNI_LE64(v) __builtin_bswap64(v)
 #endif
 
-/** @return the big-endian 16-bit value at @p p. */
+/**
+ * @param p  Bytes to read, any alignment.
+ * @return The big-endian 16-bit value at @p p.
+ */
 static inline uint16_t
 omni_get_be16(const void *p)
 {
@@ -46,7 +53,10 @@ omni_get_be16(const void *p)
 	return OMNI_BE16(v);
 }
 
-/** @return the big-endian 24-bit value at @p p (three bytes). */
+/**
+ * @param p  Bytes to read, any alignment.
+ * @return The big-endian 24-bit value at @p p (three bytes).
+ */
 static inline uint32_t
 omni_get_be24(const void *p)
 {
@@ -55,7 +65,10 @@ omni_get_be24(const void *p)
 	return (uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | b[2];
 }
 
-/** @return the big-endian 32-bit value at @p p. */
+/**
+ * @param p  Bytes to read, any alignment.
+ * @return The big-endian 32-bit value at @p p.
+ */
 static inline uint32_t
 omni_get_be32(const void *p)
 {
@@ -65,14 +78,20 @@ omni_get_be32(const void *p)
 	return OMNI_BE32(v);
 }
 
-/** @return the big-endian 48-bit value at @p p (six bytes, e.g. a MAC). */
+/**
+ * @param p  Bytes to read, any alignment.
+ * @return The big-endian 48-bit value at @p p (six bytes, e.g. a MAC).
+ */
 static inline uint64_t
 omni_get_be48(const void *p)
 {
 	return (uint64_t)omni_get_be16(p) << 32 | omni_get_be32((const uint8_t *)p + 2);
 }
 
-/** @return the big-endian 64-bit value at @p p. */
+/**
+ * @param p  Bytes to read, any alignment.
+ * @return The big-endian 64-bit value at @p p.
+ */
 static inline uint64_t
 omni_get_be64(const void *p)
 {
@@ -82,7 +101,12 @@ omni_get_be64(const void *p)
 	return OMNI_BE64(v);
 }
 
-/** Store @p v big-endian at @p p. */
+/**
+ * Store @p v big-endian at @p p.
+ *
+ * @param p  Where to store, any alignment.
+ * @param v  Value (host order).
+ */
 static inline void
 omni_put_be16(void *p, uint16_t v)
 {
@@ -90,7 +114,12 @@ omni_put_be16(void *p, uint16_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
-/** Store the low 24 bits of @p v big-endian at @p p (three bytes). */
+/**
+ * Store the low 24 bits of @p v big-endian at @p p (three bytes).
+ *
+ * @param p  Where to store, any alignment.
+ * @param v  Value (host order).
+ */
 static inline void
 omni_put_be24(void *p, uint32_t v)
 {
@@ -101,7 +130,12 @@ omni_put_be24(void *p, uint32_t v)
 	b[2] = (uint8_t)v;
 }
 
-/** Store @p v big-endian at @p p. */
+/**
+ * Store @p v big-endian at @p p.
+ *
+ * @param p  Where to store, any alignment.
+ * @param v  Value (host order).
+ */
 static inline void
 omni_put_be32(void *p, uint32_t v)
 {
@@ -109,7 +143,12 @@ omni_put_be32(void *p, uint32_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
-/** Store the low 48 bits of @p v big-endian at @p p (six bytes). */
+/**
+ * Store the low 48 bits of @p v big-endian at @p p (six bytes).
+ *
+ * @param p  Where to store, any alignment.
+ * @param v  Value (host order).
+ */
 static inline void
 omni_put_be48(void *p, uint64_t v)
 {
@@ -117,7 +156,12 @@ omni_put_be48(void *p, uint64_t v)
 	omni_put_be32((uint8_t *)p + 2, (uint32_t)v);
 }
 
-/** Store @p v big-endian at @p p. */
+/**
+ * Store @p v big-endian at @p p.
+ *
+ * @param p  Where to store, any alignment.
+ * @param v  Value (host order).
+ */
 static inline void
 omni_put_be64(void *p, uint64_t v)
 {
@@ -125,7 +169,10 @@ omni_put_be64(void *p, uint64_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
-/** @return the little-endian 16-bit value at @p p. */
+/**
+ * @param p  Bytes to read, any alignment.
+ * @return The little-endian 16-bit value at @p p.
+ */
 static inline uint16_t
 omni_get_le16(const void *p)
 {
@@ -135,7 +182,10 @@ omni_get_le16(const void *p)
 	return OMNI_LE16(v);
 }
 
-/** @return the little-endian 32-bit value at @p p. */
+/**
+ * @param p  Bytes to read, any alignment.
+ * @return The little-endian 32-bit value at @p p.
+ */
 static inline uint32_t
 omni_get_le32(const void *p)
 {
@@ -145,7 +195,10 @@ omni_get_le32(const void *p)
 	return OMNI_LE32(v);
 }
 
-/** @return the little-endian 64-bit value at @p p. */
+/**
+ * @param p  Bytes to read, any alignment.
+ * @return The little-endian 64-bit value at @p p.
+ */
 static inline uint64_t
 omni_get_le64(const void *p)
 {
@@ -155,7 +208,12 @@ omni_get_le64(const void *p)
 	return OMNI_LE64(v);
 }
 
-/** Store @p v little-endian at @p p. */
+/**
+ * Store @p v little-endian at @p p.
+ *
+ * @param p  Where to store, any alignment.
+ * @param v  Value (host order).
+ */
 static inline void
 omni_put_le16(void *p, uint16_t v)
 {
@@ -163,7 +221,12 @@ omni_put_le16(void *p, uint16_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
-/** Store @p v little-endian at @p p. */
+/**
+ * Store @p v little-endian at @p p.
+ *
+ * @param p  Where to store, any alignment.
+ * @param v  Value (host order).
+ */
 static inline void
 omni_put_le32(void *p, uint32_t v)
 {
@@ -171,7 +234,12 @@ omni_put_le32(void *p, uint32_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
-/** Store @p v little-endian at @p p. */
+/**
+ * Store @p v little-endian at @p p.
+ *
+ * @param p  Where to store, any alignment.
+ * @param v  Value (host order).
+ */
 static inline void
 omni_put_le64(void *p, uint64_t v)
 {
@@ -180,8 +248,11 @@ omni_put_le64(void *p, uint64_t v)
 }
 
 /**
- * @return the big-endian unsigned number of @p len bytes (0..8) at @p p,
- * for fields whose width is data (tests, field tables).
+ * Read a big-endian unsigned number whose width is data (tests, field tables).
+ *
+ * @param p    Bytes to read, any alignment.
+ * @param len  Its width in bytes, 0..8.
+ * @return The number of @p len bytes at @p p (0 when @p len is 0).
  */
 static inline uint64_t
 omni_get_be_n(const void *p, unsigned int len)

@@ -54,7 +54,11 @@ struct omni_ctr {
 	static_assert(sizeof(table) / sizeof((table)[0]) == sizeof(type) / sizeof(uint64_t), \
 		      #table " must name every counter of " #type)
 
-/** @return the value of counter @p c in the struct at @p base. */
+/**
+ * @param c     The counter's table entry.
+ * @param base  The struct of counters.
+ * @return The value of counter @p c in the struct at @p base.
+ */
 static inline uint64_t
 omni_ctr_value(const struct omni_ctr *c, const void *base)
 {
@@ -67,7 +71,12 @@ omni_ctr_value(const struct omni_ctr *c, const void *base)
 /**
  * Copy up to @p max values of @p table from the struct at @p base into @p values.
  *
- * @return the number of counters in the table (may exceed @p max, as xstats_get).
+ * @param table   The counter table.
+ * @param n       Entries in @p table.
+ * @param base    The struct of counters.
+ * @param values  Out: the values, in table order.
+ * @param max     Room in @p values.
+ * @return The number of counters in the table (may exceed @p max, as xstats_get).
  */
 static inline unsigned int
 omni_ctr_values(const struct omni_ctr *table, unsigned int n, const void *base,
@@ -83,6 +92,11 @@ omni_ctr_values(const struct omni_ctr *table, unsigned int n, const void *base,
 /**
  * Add every counter of the struct at @p src to the one at @p dst (same type,
  * described by @p table): for summing per-queue or per-instance counters.
+ *
+ * @param table  The counter table.
+ * @param n      Entries in @p table.
+ * @param dst    The struct added to.
+ * @param src    The struct added.
  */
 static inline void
 omni_ctr_add(const struct omni_ctr *table, unsigned int n, void *dst, const void *src)
@@ -101,7 +115,14 @@ omni_ctr_add(const struct omni_ctr *table, unsigned int n, void *dst, const void
  * strings of @p size bytes each (an ethdev xstat name is 64), @p stride bytes
  * apart (sizeof the caller's name struct).
  *
- * @return the number of counters in the table.
+ * @param table   The counter table.
+ * @param n       Entries in @p table.
+ * @param prefix  Put before each name; NULL for none.
+ * @param names   Out: the names; NULL to only count.
+ * @param stride  Bytes from one name to the next.
+ * @param size    Bytes of each name, its NUL included (longer names are cut).
+ * @param max     Names @p names has room for.
+ * @return The number of counters in the table.
  */
 static inline unsigned int
 omni_ctr_names(const struct omni_ctr *table, unsigned int n, const char *prefix, void *names,

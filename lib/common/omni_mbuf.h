@@ -44,6 +44,11 @@ struct omni_mbuf_span {
 /**
  * Start a walk over bytes [@p off, @p off + @p len) of chain @p m. Bytes past
  * the chain's end are simply not yielded (see omni_mbuf_span_next()).
+ *
+ * @param s    The walk to start.
+ * @param m    The chain's first segment.
+ * @param off  Offset of the first byte in the chain.
+ * @param len  Bytes wanted.
  */
 static inline void
 omni_mbuf_span_init(struct omni_mbuf_span *s, const struct rte_mbuf *m, uint32_t off,
@@ -91,7 +96,11 @@ omni_mbuf_span_next(struct omni_mbuf_span *s, const uint8_t **p)
 /**
  * Copy bytes [@p off, @p off + @p len) of chain @p m into @p dst.
  *
- * @return the bytes copied: fewer than @p len when the chain ends first.
+ * @param m    The chain's first segment.
+ * @param off  Offset of the first byte in the chain.
+ * @param dst  Where to copy, @p len bytes.
+ * @param len  Bytes wanted.
+ * @return The bytes copied: fewer than @p len when the chain ends first.
  */
 static inline uint32_t
 omni_mbuf_copy_out(const struct rte_mbuf *m, uint32_t off, void *dst, uint32_t len)
@@ -112,7 +121,11 @@ omni_mbuf_copy_out(const struct rte_mbuf *m, uint32_t off, void *dst, uint32_t l
  * Copy @p len bytes from @p src into chain @p m at @p off, over its existing
  * data (the chain's lengths do not change).
  *
- * @return the bytes copied: fewer than @p len when the chain ends first.
+ * @param m    The chain's first segment.
+ * @param off  Offset in the chain of the first byte written.
+ * @param src  The bytes to copy.
+ * @param len  Bytes to copy.
+ * @return The bytes copied: fewer than @p len when the chain ends first.
  */
 static inline uint32_t
 omni_mbuf_copy_in(struct rte_mbuf *m, uint32_t off, const void *src, uint32_t len)

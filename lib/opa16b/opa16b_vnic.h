@@ -275,6 +275,11 @@ int opa16b_vnic_encap_buf(void *out, size_t cap, const void *frame, size_t len,
  * Whether encap may write around the data of segment @p m: its buffer is
  * not shared with another mbuf (indirect, or an external buffer with more
  * than one reference) and the segment itself has one reference.
+ *
+ * @param m
+ *   The segment.
+ * @return
+ *   1 if encap may write around its data, 0 if not.
  */
 static inline int
 opa16b_mbuf_writable(const struct rte_mbuf *m)
@@ -295,6 +300,8 @@ opa16b_mbuf_writable(const struct rte_mbuf *m)
  *
  * @param m
  *   The frame, from its destination MAC, without FCS.
+ * @param err
+ *   Out: the (negative) error when NULL is returned.
  * @return
  *   The header to fill, or NULL with *err set as opa16b_vnic_encap() says.
  */
@@ -382,6 +389,12 @@ opa16b_vnic_encap(struct rte_mbuf *m, const struct opa16b_vnic_fields *f)
  * into it (as much as fits), so it never ends up empty while data remains.
  * Slow path of opa16b_vnic_decap(); exposed for the PMDs' own trailers.
  *
+ * @param m
+ *   The chain's first segment.
+ * @param head
+ *   Bytes to remove from the front.
+ * @param tail
+ *   Bytes to remove from the end.
  * @return
  *   0, or -EINVAL (nothing changed) if head + tail exceeds the packet length.
  */
@@ -464,6 +477,15 @@ uint16_t opa16b_vnic_encap_burst(struct rte_mbuf **pkts, uint16_t nb_pkts,
  * Encapsulate a burst, every packet with the same fields.
  *
  * As opa16b_vnic_encap_burst() with one field set for all packets.
+ *
+ * @param pkts
+ *   The frames.
+ * @param nb_pkts
+ *   How many.
+ * @param f
+ *   The fields of every packet.
+ * @return
+ *   As opa16b_vnic_encap_burst().
  */
 uint16_t opa16b_vnic_encap_burst_same(struct rte_mbuf **pkts, uint16_t nb_pkts,
 				      const struct opa16b_vnic_fields *f);

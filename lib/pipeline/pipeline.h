@@ -201,6 +201,12 @@ int pipe_placement_parse(const char *spec, struct pipe_placement *pl, char *err,
  * Write a placement back as a string that parses to the same placement
  * (one lcore per item, groups in parentheses).
  *
+ * @param pl
+ *   The placement.
+ * @param buf
+ *   Where to write the string.
+ * @param len
+ *   Size of @p buf.
  * @return
  *   The length of the string, as snprintf(); >= @p len means truncated.
  */
@@ -209,6 +215,8 @@ int pipe_placement_format(const struct pipe_placement *pl, char *buf, size_t len
 /**
  * Create an empty pipeline.
  *
+ * @param conf
+ *   Its configuration (copied).
  * @return
  *   The pipeline, or NULL with rte_errno set (ENOMEM).
  */
@@ -217,6 +225,10 @@ struct pipe *pipe_create(const struct pipe_conf *conf);
 /**
  * Append a stage (the first added is the source, the last the sink).
  *
+ * @param p
+ *   The pipeline.
+ * @param conf
+ *   The stage (copied).
  * @return
  *   The stage index, or -EINVAL (bad name, NULL fn, burst or ring size out
  *   of range), -EEXIST (name taken), -ENOSPC (PIPE_STAGES_MAX stages),
@@ -229,6 +241,14 @@ int pipe_stage_add(struct pipe *p, const struct pipe_stage_conf *conf);
  * (not the main lcore), listed once. The stage's counters so far stay in
  * its sum (PIPE_ALL_WORKERS); the per-lcore ones start from zero.
  *
+ * @param p
+ *   The pipeline.
+ * @param stage
+ *   The stage's index.
+ * @param lcores
+ *   The lcore ids.
+ * @param nb_lcores
+ *   How many.
  * @return
  *   0, or -EINVAL, -ENODEV (an lcore not usable), -EBUSY (running).
  */
@@ -240,8 +260,14 @@ int pipe_stage_set_lcores(struct pipe *p, unsigned int stage, const uint16_t *lc
  * Every stage must appear, and only stages of the pipeline. Nothing changes
  * on failure.
  *
+ * @param p
+ *   The pipeline.
+ * @param spec
+ *   The placement string (see pipe_placement_parse()).
  * @param err
  *   On failure, one line saying why (see pipe_placement_parse()).
+ * @param errlen
+ *   Size of @p err.
  * @return
  *   0, or -EINVAL (syntax, unknown or missing stage), -ENODEV (an lcore is
  *   not an enabled worker lcore), -EBUSY (running).
@@ -255,6 +281,8 @@ int pipe_place(struct pipe *p, const char *spec, char *err, size_t errlen);
  * those lcores shares a CPU with another lcore, where a preempted thread
  * would otherwise hold up the others.
  *
+ * @param p
+ *   The pipeline.
  * @return
  *   0, or -EINVAL (fewer than 2 stages, a stage not placed), -EBUSY (running,
  *   or an lcore is busy with other work), -ENOMEM.
@@ -268,55 +296,102 @@ int pipe_start(struct pipe *p);
  * been joined; every packet that left the source has then reached the sink,
  * or been counted as dropped.
  *
+ * @param p
+ *   The pipeline.
  * @return
  *   0 (also when not running).
  */
 int pipe_stop(struct pipe *p);
 
-/** Whether the pipeline runs (started and not stopped). */
+/**
+ * @param p  The pipeline.
+ * @return Whether it runs (started and not stopped).
+ */
 bool pipe_running(const struct pipe *p);
 
-/** Stop the pipeline if running, free its rings and memory. NULL is a no-op. */
+/**
+ * Stop the pipeline if running, free its rings and memory.
+ *
+ * @param p  The pipeline; NULL is a no-op.
+ */
 void pipe_destroy(struct pipe *p);
 
-/** Number of stages. */
+/**
+ * @param p  The pipeline.
+ * @return Its number of stages.
+ */
 unsigned int pipe_nb_stages(const struct pipe *p);
 
-/** Index of the stage called @p name, or -ENOENT. */
+/**
+ * @param p     The pipeline.
+ * @param name  A stage name.
+ * @return Index of the stage called @p name, or -ENOENT.
+ */
 int pipe_stage_lookup(const struct pipe *p, const char *name);
 
-/** Name of a stage, or NULL. */
+/**
+ * @param p      The pipeline.
+ * @param stage  The stage's index.
+ * @return Name of the stage, or NULL (bad index).
+ */
 const char *pipe_stage_name(const struct pipe *p, unsigned int stage);
 
-/** Lcores placed on a stage (0 before placement or for a bad index). */
+/**
+ * @param p      The pipeline.
+ * @param stage  The stage's index.
+ * @return Lcores placed on the stage (0 before placement or for a bad index).
+ */
 uint16_t pipe_stage_nb_workers(const struct pipe *p, unsigned int stage);
 
-/** The lcore of a stage's worker, or -EINVAL. */
+/**
+ * @param p       The pipeline.
+ * @param stage   The stage's index.
+ * @param worker  The worker's index in the stage, 0..pipe_stage_nb_workers() - 1.
+ * @return The lcore of the stage's worker, or -EINVAL.
+ */
 int pipe_stage_lcore(const struct pipe *p, unsigned int stage, uint16_t worker);
 
 /**
- * The input ring of a stage (NULL for the source, or before the first
- * pipe_start()). For inspection: rte_ring_count(), sync types.
+ * The input ring of a stage, for inspection: rte_ring_count(), sync types.
+ *
+ * @param p      The pipeline.
+ * @param stage  The stage's index.
+ * @return The ring; NULL for the source, a bad index, or before the first
+ *   pipe_start().
  */
 struct rte_ring *pipe_stage_ring(const struct pipe *p, unsigned int stage);
 
 /**
  * Read a stage's counters.
  *
+ * @param p
+ *   The pipeline.
+ * @param stage
+ *   The stage's index.
  * @param worker
  *   Index of one of its lcores, or PIPE_ALL_WORKERS for the sum.
+ * @param st
+ *   Filled with the counters.
  * @return
  *   0, or -EINVAL (bad stage or worker).
  */
 int pipe_stats_read(const struct pipe *p, unsigned int stage, int worker,
 		    struct pipe_stats *st);
 
-/** Zero every counter. @return 0, or -EBUSY while running. */
+/**
+ * Zero every counter.
+ *
+ * @param p  The pipeline.
+ * @return 0, or -EBUSY while running.
+ */
 int pipe_stats_reset(struct pipe *p);
 
 /**
  * Print every stage's counters, summed and per lcore, with its placement,
  * input ring and its fill level.
+ *
+ * @param p  The pipeline.
+ * @param f  Where to print.
  */
 void pipe_stats_dump(const struct pipe *p, FILE *f);
 

@@ -49,6 +49,10 @@ struct rte_pmd_hfi1_port_info {
 /**
  * Read a port's identity and state.
  *
+ * @param port_id
+ *   The port.
+ * @param info
+ *   Filled on success.
  * @return
  *   0, -ENODEV if port_id is not a net_hfi1 port, -EINVAL if info is NULL.
  */
@@ -60,7 +64,7 @@ int rte_pmd_hfi1_port_info_get(uint16_t port_id,
 struct rte_pmd_hfi1_steering {
 	/** RX queues for VNIC packets; 0 entries: no VNIC rule. */
 	uint16_t vnic_queues[RTE_PMD_HFI1_VNIC_QUEUES];
-	uint8_t nb_vnic_queues;
+	uint8_t nb_vnic_queues; /**< valid entries in vnic_queues */
 	/** RX queue for management packets; -1: the default queue. */
 	int16_t mgmt_queue;
 	/** RX queue for everything no rule claims. */
@@ -73,6 +77,10 @@ struct rte_pmd_hfi1_steering {
  * port with one RX queue has no rules, and a port with n > 1 queues spreads
  * VNIC packets over queues 0..min(n,8)-1 with everything else on queue 0.
  *
+ * @param port_id
+ *   The port.
+ * @param steering
+ *   The rules (copied).
  * @return
  *   0; -ENODEV (not a net_hfi1 port), -EBUSY (started), -EINVAL (a queue
  *   out of range, too many queues, or NULL).
@@ -84,6 +92,10 @@ int rte_pmd_hfi1_steering_set(uint16_t port_id,
 /**
  * Read the steering the port uses (or will use at start).
  *
+ * @param port_id
+ *   The port.
+ * @param steering
+ *   Filled on success.
  * @return
  *   0, -ENODEV or -EINVAL.
  */
