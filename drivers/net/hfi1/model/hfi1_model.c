@@ -21,7 +21,6 @@
 #include <rte_service_component.h>
 
 #include "hfi1_model_priv.h"
-#include "../hfi1_log.h"
 
 #define WIRE_RING_SIZE 4096
 #define WIRE_POOL_SIZE 8191
@@ -332,7 +331,7 @@ wire_ring_attach(struct hfi1_model *m, const char *pair_name)
 	}
 	wp = mz->addr;
 	if (wp->users >= 2) {
-		HFI1_LOG(ERR, "%s: wire ring:%s already joins two nodes",
+		HFI1_OSAL_LOG(ERR, "%s: wire ring:%s already joins two nodes",
 				m->name, pair_name);
 		return -EBUSY;
 	}
@@ -387,7 +386,7 @@ wire_start(struct hfi1_model *m)
 	if (ret == 0)
 		ret = rte_eth_dev_start(p);
 	if (ret != 0)
-		HFI1_LOG(ERR, "%s: wire port %u cannot start: %s", m->name, p,
+		HFI1_OSAL_LOG(ERR, "%s: wire port %u cannot start: %s", m->name, p,
 				rte_strerror(-ret));
 	return ret;
 }
@@ -409,8 +408,9 @@ wire_attach(struct hfi1_model *m)
 			return ret;
 	} else {
 		if (rte_eth_dev_get_port_by_name(w, &p) != 0) {
-			HFI1_LOG(ERR, "%s: wire port %s not found (give its --vdev before net_hfi1's)",
-					m->name, w);
+			HFI1_OSAL_LOG(ERR,
+				"%s: wire port %s not found (give its --vdev before net_hfi1's)",
+				m->name, w);
 			return -ENODEV;
 		}
 		m->wire_port = p;
@@ -422,7 +422,7 @@ wire_attach(struct hfi1_model *m)
 		ret = rte_eth_dev_owner_set(m->wire_port, &owner);
 	}
 	if (ret != 0) {
-		HFI1_LOG(ERR, "%s: wire port %s is owned by someone else",
+		HFI1_OSAL_LOG(ERR, "%s: wire port %s is owned by someone else",
 				m->name, w);
 		goto fail;
 	}
