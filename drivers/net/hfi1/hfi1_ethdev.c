@@ -1099,11 +1099,7 @@ hfi1_vdev_probe(struct rte_vdev_device *vdev)
 		rte_eth_dev_release_port(dev);
 		return ret;
 	}
-	ad->hw.ops = &hfi1_model_ops;
-	ad->hw.dev = ad->model;
-	ad->hw.stepped = !a.service;
-	hfi1_model_caps(ad->model, &ad->hw.nb_rcv_ctxts, &ad->hw.nb_sdma_engines,
-			&ad->hw.rcv_array_cnt);
+	hfi1_model_attach(ad->model, &ad->hw, !a.service, &ad->poll);
 	if (a.service) {
 		ret = hfi1_model_service_register(ad->model);
 		if (ret < 0) {

@@ -31,20 +31,16 @@
 
 struct hfi1_hw;
 
-/** Device access. Per burst at most, never per packet. */
+/**
+ * Device access: what silicon implements (BAR0). Per burst at most, never
+ * per packet. A model that must be run from the PMD's polls says so at its
+ * attach (hfi1_model_attach()), not here.
+ */
 struct hfi1_hw_ops {
 	/** Read a 64-bit CSR at a BAR0 offset. */
 	uint64_t (*csr_read)(struct hfi1_hw *hw, uint32_t off);
 	/** Write a 64-bit CSR; ordered after earlier stores to DMA memory. */
 	void (*csr_write)(struct hfi1_hw *hw, uint32_t off, uint64_t val);
-	/**
-	 * Model only (NULL on silicon): let the device process an SDMA
-	 * engine's ring now. Called from the PMD's poll path when the device
-	 * has no thread of its own.
-	 */
-	void (*sdma_step)(struct hfi1_hw *hw, unsigned int engine);
-	/** Model only: let the device receive from its link now. */
-	void (*rcv_step)(struct hfi1_hw *hw);
 };
 
 /** One HFI as the base layer sees it. */
@@ -54,7 +50,6 @@ struct hfi1_hw {
 	uint32_t nb_rcv_ctxts;		/**< receive contexts */
 	uint32_t nb_sdma_engines;	/**< SDMA engines */
 	uint32_t rcv_array_cnt;		/**< RcvArray entries */
-	bool stepped;			/**< PMD calls the step ops */
 	int socket_id;
 	char name[32];			/**< for DMA memory names and logs */
 };

@@ -247,24 +247,33 @@ model_csr_write(struct hfi1_hw *hw, uint32_t off, uint64_t val)
 		model_rsm_decode(m);	/* control path only: head updates are not */
 }
 
-static void
-model_ops_sdma_step(struct hfi1_hw *hw, unsigned int engine)
-{
-	model_sdma_step(hw->dev, engine);
-}
-
-static void
-model_ops_rcv_step(struct hfi1_hw *hw)
-{
-	model_rcv_step(hw->dev);
-}
-
-const struct hfi1_hw_ops hfi1_model_ops = {
+/* What silicon would implement: CSR access only. */
+static const struct hfi1_hw_ops hfi1_model_ops = {
 	.csr_read = model_csr_read,
 	.csr_write = model_csr_write,
-	.sdma_step = model_ops_sdma_step,
-	.rcv_step = model_ops_rcv_step,
 };
+
+void
+hfi1_model_attach(struct hfi1_model *m, struct hfi1_hw *hw, bool polled,
+		  struct hfi1_model_poll *poll)
+{
+	hw->ops = &hfi1_model_ops;
+	hw->dev = m;
+	hfi1_model_caps(m, &hw->nb_rcv_ctxts, &hw->nb_sdma_engines, &hw->rcv_array_cnt);
+	poll->model = polled ? m : NULL;
+}
+
+void
+hfi1_model_sdma_step(struct hfi1_model *m, unsigned int engine)
+{
+	model_sdma_step(m, engine);
+}
+
+void
+hfi1_model_rcv_step(struct hfi1_model *m)
+{
+	model_rcv_step(m);
+}
 
 /* ---- Wire ---- */
 
