@@ -19,6 +19,7 @@
 #include <rte_net.h>
 #include <rte_udp.h>
 
+#include "omni_counters.h"
 #include "roce.h"
 #include "vswitch.h"
 
@@ -411,23 +412,21 @@ vsw_stats_get(const struct vsw *sw, struct vsw_stats *st)
 	}
 }
 
-#define F(x) { #x, offsetof(struct vsw_stats, x) }
-static const struct {
-	const char *name;
-	size_t off;
-} sw_fields[] = {
+#define F(x) OMNI_CTR(struct vsw_stats, x)
+static const struct omni_ctr sw_fields[] = {
 	F(wire_rx), F(dev_tx), F(to_wire), F(to_roce), F(to_guest), F(flooded),
 	F(drop_unknown), F(drop_self), F(drop_runt), F(drop_ring_full), F(drop_no_mbuf),
 	F(fdb_learned), F(fdb_refused), F(wire_tx),
 	F(wire_tx_drop),
 };
 #undef F
+OMNI_CTR_TABLE_CHECK(sw_fields, struct vsw_stats);
 
-#define F(x) { #x, offsetof(struct vrdma_dev_info, x) }
-static const struct {
-	const char *name;
-	size_t off;
-} dev_fields[] = {
+/* vrdma_dev_info's counters; it also holds state (vid, features, ready
+ * bits), so this table cannot be checked for completeness.
+ */
+#define F(x) OMNI_CTR(struct vrdma_dev_info, x)
+static const struct omni_ctr dev_fields[] = {
 	F(connections), F(config_reads), F(config_refused), F(features_refused),
 	F(ring_changes), F(ctrl_ok), F(ctrl_refused), F(ctrl_bad_chain), F(vq_bad_index),
 	F(vq_bad_desc), F(vq_bad_addr), F(vq_too_long), F(mrs_lost), F(rx_unserved),
@@ -468,8 +467,7 @@ vsw_stats_dump(const struct vsw *sw, FILE *f)
 	vsw_stats_get(sw, &st);
 	fprintf(f, "switch:");
 	for (k = 0; k < RTE_DIM(sw_fields); k++)
-		fprintf(f, " %s=%" PRIu64, sw_fields[k].name,
-			*(const uint64_t *)((const uint8_t *)&st + sw_fields[k].off));
+		fprintf(f, " %s=%" PRIu64, sw_fields[k].name, omni_ctr_value(&sw_fields[k], &st));
 	fprintf(f, "\n");
 	for (i = 0; i < sw->nb_devs; i++) {
 		struct vrdma_dev_info info;
@@ -484,8 +482,7 @@ vsw_stats_dump(const struct vsw *sw, FILE *f)
 			info.vid >= 0 ? "connected" : "no frontend", info.roce ? "yes" : "no",
 			ready);
 		for (k = 0; k < RTE_DIM(dev_fields); k++) {
-			uint64_t v = *(const uint64_t *)((const uint8_t *)&info +
-							 dev_fields[k].off);
+			uint64_t v = omni_ctr_value(&dev_fields[k], &info);
 
 			if (v != 0)
 				fprintf(f, " %s=%" PRIu64, dev_fields[k].name, v);
@@ -536,9 +533,7 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	pthread_mutex_unlock(&tel_lock);
 	rte_tel_data_start_dict(d);
 	for (k = 0; k < RTE_DIM(sw_fields); k++)
-		rte_tel_data_add_dict_u64(d, sw_fields[k].name,
-					  *(const uint64_t *)((const uint8_t *)&st +
-							      sw_fields[k].off));
+		rte_tel_data_add_dict_u64(d, sw_fields[k].name, omni_ctr_value(&sw_fields[k], &st));
 	return 0;
 }
 
@@ -584,8 +579,7 @@ tel_dev(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_int(d, "roce", info.roce);
 	for (k = 0; k < RTE_DIM(dev_fields); k++)
 		rte_tel_data_add_dict_u64(d, dev_fields[k].name,
-					  *(const uint64_t *)((const uint8_t *)&info +
-							      dev_fields[k].off));
+					  omni_ctr_value(&dev_fields[k], &info));
 	if (engine)
 		n = RTE_MIN(roce_stats_table(&est, names, values, RTE_DIM(names)), RTE_DIM(names));
 	for (k = 0; k < n; k++) {

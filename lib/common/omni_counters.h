@@ -39,12 +39,20 @@ struct omni_ctr {
 };
 
 /**
+ * A table entry for field @p field of @p type shown as @p name: for names
+ * fixed before the struct (xstats a test or a document lists) or fields that
+ * are array elements (`err[HFI1_RX_RUNT]`); the build fails unless the field
+ * is a uint64_t.
+ */
+#define OMNI_CTR_AS(type, field, name) \
+	{ name, offsetof(type, field) + 0 * sizeof(char[ \
+		__builtin_types_compatible_p(__typeof__(((type *)0)->field), uint64_t) ? 1 : -1]) }
+
+/**
  * A table entry for field @p field of @p type, named as the field; the build
  * fails unless the field is a uint64_t.
  */
-#define OMNI_CTR(type, field) \
-	{ #field, offsetof(type, field) + 0 * sizeof(char[ \
-		__builtin_types_compatible_p(__typeof__(((type *)0)->field), uint64_t) ? 1 : -1]) }
+#define OMNI_CTR(type, field) OMNI_CTR_AS(type, field, #field)
 
 /**
  * Build-time check that @p table names every counter of @p type, a struct of

@@ -1218,7 +1218,7 @@ test_pmd_touches_only_modelled_csrs(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		hfi1_test(test_bringup_teardown_20_times_leaves_nothing_behind),
@@ -1248,6 +1248,9 @@ main(void)
 		hfi1_test(test_pmd_touches_only_modelled_csrs),
 	};
 
+	/* one case: argv[1] names it (a cmocka glob) */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests_name("hfi1", tests, test_eal_setup,
 			test_eal_teardown);
 }

@@ -746,7 +746,7 @@ test_node_going_takes_its_wire_packets_with_it(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		hfi1_test(test_each_rhf_error_drops_the_packet_and_counts_it_once),
@@ -767,6 +767,9 @@ main(void)
 		hfi1_test(test_node_going_takes_its_wire_packets_with_it),
 	};
 
+	/* one case: argv[1] names it (a cmocka glob) */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests_name("hfi1_faults", tests,
 			test_eal_setup, test_eal_teardown);
 }

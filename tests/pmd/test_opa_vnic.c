@@ -93,12 +93,15 @@ test_em_config_then_frames_both_ways(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		vnic_test(test_probe_owns_fabric_and_creates_ports),
 		vnic_test(test_em_config_then_frames_both_ways),
 	};
 
+	/* one case: argv[1] names it (a cmocka glob) */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, test_eal_setup, test_eal_teardown);
 }

@@ -777,7 +777,7 @@ test_set_reply_means_vesw_live(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		vnic_test(test_drop_all_link_down_lsc),
@@ -791,5 +791,8 @@ main(void)
 		vnic_test(test_set_reply_means_vesw_live),
 	};
 
+	/* one case: argv[1] names it (a cmocka glob) */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, test_eal_setup, test_eal_teardown);
 }

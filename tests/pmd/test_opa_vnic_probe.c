@@ -229,7 +229,7 @@ test_probe_remove_cycles_leave_nothing(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		vnic_test(test_devargs_refused_cleanly),
@@ -238,5 +238,8 @@ main(void)
 		vnic_test(test_probe_remove_cycles_leave_nothing),
 	};
 
+	/* one case: argv[1] names it (a cmocka glob) */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, test_eal_setup, test_eal_teardown);
 }

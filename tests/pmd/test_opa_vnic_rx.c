@@ -519,7 +519,7 @@ test_multiqueue_tx_engines(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		vnic_test(test_slow_consumer_overflow_counted),
@@ -531,5 +531,8 @@ main(void)
 		vnic_test(test_multiqueue_tx_engines),
 	};
 
+	/* one case: argv[1] names it (a cmocka glob) */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, test_eal_setup, test_eal_teardown);
 }

@@ -296,7 +296,7 @@ test_tx_short_frames(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		vnic_test(test_tx_backpressure_returns_unsent_unchanged),
@@ -304,5 +304,8 @@ main(void)
 		vnic_test(test_tx_short_frames),
 	};
 
+	/* one case: argv[1] names it (a cmocka glob) */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, test_eal_setup, test_eal_teardown);
 }

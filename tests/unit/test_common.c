@@ -170,6 +170,46 @@ static const struct omni_ctr demo_ctrs[] = {
 };
 OMNI_CTR_TABLE_CHECK(demo_ctrs, struct demo_stats);
 
+struct demo_grp {
+	uint64_t hits;
+	uint64_t size[2];
+};
+
+struct demo_nested {
+	struct demo_grp tx;
+	uint64_t errors;
+};
+
+/* Names chosen apart from the fields; nested fields and array elements. */
+static const struct omni_ctr demo_nested_ctrs[] = {
+	OMNI_CTR_AS(struct demo_nested, errors, "vnic_tx_errors"),
+	OMNI_CTR_AS(struct demo_nested, tx.hits, "tx_hits"),
+	OMNI_CTR_AS(struct demo_nested, tx.size[1], "tx_big"),
+	OMNI_CTR_AS(struct demo_nested, tx.size[0], "tx_small"),
+};
+OMNI_CTR_TABLE_CHECK(demo_nested_ctrs, struct demo_nested);
+
+static void
+test_counter_table_named_apart(void **state)
+{
+	struct demo_nested a = { .tx = { .hits = 5, .size = { 6, 7 } }, .errors = 8 };
+	struct { char name[24]; } names[4];
+	uint64_t v[4];
+
+	(void)state;
+	assert_int_equal(omni_ctr_names(demo_nested_ctrs, 4, NULL, names, sizeof(names[0]),
+					sizeof(names[0].name), 4), 4);
+	assert_string_equal(names[0].name, "vnic_tx_errors");
+	assert_string_equal(names[1].name, "tx_hits");
+	assert_string_equal(names[2].name, "tx_big");
+	assert_string_equal(names[3].name, "tx_small");
+	assert_int_equal(omni_ctr_values(demo_nested_ctrs, 4, &a, v, 4), 4);
+	assert_int_equal(v[0], 8);
+	assert_int_equal(v[1], 5);
+	assert_int_equal(v[2], 7);
+	assert_int_equal(v[3], 6);
+}
+
 static void
 test_counter_table_names_values_sums(void **state)
 {
@@ -258,6 +298,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_bytes_big_endian),
 		cmocka_unit_test(test_bytes_little_endian),
 		cmocka_unit_test(test_counter_table_names_values_sums),
+		cmocka_unit_test(test_counter_table_named_apart),
 		cmocka_unit_test(test_devargs_table),
 	};
 

@@ -23,6 +23,7 @@
 
 #include "hfi1_ethdev.h"
 #include "hfi1_log.h"
+#include "omni_counters.h"
 
 RTE_LOG_REGISTER_DEFAULT(hfi1_logtype, NOTICE);
 
@@ -777,41 +778,83 @@ hfi1_stats_reset(struct rte_eth_dev *dev)
 	return 0;
 }
 
-static const char *const rx_err_names[HFI1_RX_ERR_MAX] = {
-	[HFI1_RX_ERR_ICRC] = "rx_err_icrc",
-	[HFI1_RX_ERR_LEN] = "rx_err_len",
-	[HFI1_RX_ERR_ECC] = "rx_err_ecc",
-	[HFI1_RX_ERR_TID] = "rx_err_tid",
-	[HFI1_RX_ERR_RCV_TYPE] = "rx_err_rcv_type",
-	[HFI1_RX_ERR_DC] = "rx_err_dc",
-	[HFI1_RX_ERR_DC_UNC] = "rx_err_dc_unc",
-	[HFI1_RX_ERR_K_HDR_LEN] = "rx_err_khdr_len",
-	[HFI1_RX_BAD_TYPE] = "rx_bad_rcv_type",
-	[HFI1_RX_BAD_EGR_INDEX] = "rx_bad_egr_index",
-	[HFI1_RX_BAD_EGR_OFFSET] = "rx_bad_egr_offset",
-	[HFI1_RX_BAD_HDRQ_OFFSET] = "rx_bad_hdrq_offset",
-	[HFI1_RX_RUNT] = "rx_runt",
-	[HFI1_RX_TOO_LONG] = "rx_too_long",
-	[HFI1_RX_NOMBUF] = "rx_nombuf",
+/* The queues' drop counters (uint64_t err[] by enum), as a struct for their
+ * tables: summed over the queues, shown once per port.
+ */
+struct hfi1_rx_errs {
+	uint64_t err[HFI1_RX_ERR_MAX];
 };
-
-static const char *const tx_err_names[HFI1_TX_ERR_MAX] = {
-	[HFI1_TX_BAD_LENGTH] = "tx_bad_length",
-	[HFI1_TX_NOT_16B] = "tx_not_16b",
-	[HFI1_TX_TOO_LONG] = "tx_too_long",
-	[HFI1_TX_TOO_MANY_SEGS] = "tx_too_many_segs",
-	[HFI1_TX_BAD_HEAD] = "tx_bad_head",
-	[HFI1_TX_SDMA_HALTS] = "tx_sdma_halts",
+struct hfi1_tx_errs {
+	uint64_t err[HFI1_TX_ERR_MAX];
 };
+static_assert(sizeof(struct hfi1_rx_errs) == sizeof(((struct hfi1_rx_queue *)0)->err),
+	      "hfi1_rx_errs is the layout of hfi1_rx_queue.err");
+static_assert(sizeof(struct hfi1_tx_errs) == sizeof(((struct hfi1_tx_queue *)0)->err),
+	      "hfi1_tx_errs is the layout of hfi1_tx_queue.err");
 
-/* Per-queue xstats: rx packets, bytes, RHQ overflows; tx packets, bytes. */
-#define RXQ_XSTATS 3
-#define TXQ_XSTATS 2
+#define RXE(e, name) OMNI_CTR_AS(struct hfi1_rx_errs, err[e], name)
+static const struct omni_ctr rx_err_xstats[] = {
+	RXE(HFI1_RX_ERR_ICRC, "rx_err_icrc"),
+	RXE(HFI1_RX_ERR_LEN, "rx_err_len"),
+	RXE(HFI1_RX_ERR_ECC, "rx_err_ecc"),
+	RXE(HFI1_RX_ERR_TID, "rx_err_tid"),
+	RXE(HFI1_RX_ERR_RCV_TYPE, "rx_err_rcv_type"),
+	RXE(HFI1_RX_ERR_DC, "rx_err_dc"),
+	RXE(HFI1_RX_ERR_DC_UNC, "rx_err_dc_unc"),
+	RXE(HFI1_RX_ERR_K_HDR_LEN, "rx_err_khdr_len"),
+	RXE(HFI1_RX_BAD_TYPE, "rx_bad_rcv_type"),
+	RXE(HFI1_RX_BAD_EGR_INDEX, "rx_bad_egr_index"),
+	RXE(HFI1_RX_BAD_EGR_OFFSET, "rx_bad_egr_offset"),
+	RXE(HFI1_RX_BAD_HDRQ_OFFSET, "rx_bad_hdrq_offset"),
+	RXE(HFI1_RX_RUNT, "rx_runt"),
+	RXE(HFI1_RX_TOO_LONG, "rx_too_long"),
+	RXE(HFI1_RX_NOMBUF, "rx_nombuf"),
+};
+#undef RXE
+OMNI_CTR_TABLE_CHECK(rx_err_xstats, struct hfi1_rx_errs);
+
+#define TXE(e, name) OMNI_CTR_AS(struct hfi1_tx_errs, err[e], name)
+static const struct omni_ctr tx_err_xstats[] = {
+	TXE(HFI1_TX_BAD_LENGTH, "tx_bad_length"),
+	TXE(HFI1_TX_NOT_16B, "tx_not_16b"),
+	TXE(HFI1_TX_TOO_LONG, "tx_too_long"),
+	TXE(HFI1_TX_TOO_MANY_SEGS, "tx_too_many_segs"),
+	TXE(HFI1_TX_BAD_HEAD, "tx_bad_head"),
+	TXE(HFI1_TX_SDMA_HALTS, "tx_sdma_halts"),
+};
+#undef TXE
+OMNI_CTR_TABLE_CHECK(tx_err_xstats, struct hfi1_tx_errs);
+
+/* Per-queue xstats, named rx_q<n>_<field> and tx_q<n>_<field>. */
+struct hfi1_rxq_xstats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t rhq_overflows;
+};
+static const struct omni_ctr rxq_xstats[] = {
+	OMNI_CTR(struct hfi1_rxq_xstats, packets),
+	OMNI_CTR(struct hfi1_rxq_xstats, bytes),
+	OMNI_CTR(struct hfi1_rxq_xstats, rhq_overflows),
+};
+OMNI_CTR_TABLE_CHECK(rxq_xstats, struct hfi1_rxq_xstats);
+
+struct hfi1_txq_xstats {
+	uint64_t packets;
+	uint64_t bytes;
+};
+static const struct omni_ctr txq_xstats[] = {
+	OMNI_CTR(struct hfi1_txq_xstats, packets),
+	OMNI_CTR(struct hfi1_txq_xstats, bytes),
+};
+OMNI_CTR_TABLE_CHECK(txq_xstats, struct hfi1_txq_xstats);
+
+#define RXQ_XSTATS RTE_DIM(rxq_xstats)
+#define TXQ_XSTATS RTE_DIM(txq_xstats)
 
 static unsigned int
 hfi1_xstats_count(struct rte_eth_dev *dev)
 {
-	return HFI1_RX_ERR_MAX + HFI1_TX_ERR_MAX +
+	return RTE_DIM(rx_err_xstats) + RTE_DIM(tx_err_xstats) +
 		dev->data->nb_rx_queues * RXQ_XSTATS +
 		dev->data->nb_tx_queues * TXQ_XSTATS;
 }
@@ -820,30 +863,39 @@ static int
 hfi1_xstats_get_names(struct rte_eth_dev *dev,
 		struct rte_eth_xstat_name *names, unsigned int size)
 {
-	unsigned int n = hfi1_xstats_count(dev), i, k = 0;
+	unsigned int n = hfi1_xstats_count(dev), k = 0;
+	char prefix[16];
 	uint16_t q;
 
 	if (names == NULL || size < n)
 		return n;
-	for (i = 0; i < HFI1_RX_ERR_MAX; i++)
-		strlcpy(names[k++].name, rx_err_names[i], sizeof(names->name));
-	for (i = 0; i < HFI1_TX_ERR_MAX; i++)
-		strlcpy(names[k++].name, tx_err_names[i], sizeof(names->name));
+	k += omni_ctr_names(rx_err_xstats, RTE_DIM(rx_err_xstats), NULL, names + k,
+			    sizeof(*names), sizeof(names->name), n - k);
+	k += omni_ctr_names(tx_err_xstats, RTE_DIM(tx_err_xstats), NULL, names + k,
+			    sizeof(*names), sizeof(names->name), n - k);
 	for (q = 0; q < dev->data->nb_rx_queues; q++) {
-		snprintf(names[k++].name, sizeof(names->name),
-				"rx_q%u_packets", q);
-		snprintf(names[k++].name, sizeof(names->name),
-				"rx_q%u_bytes", q);
-		snprintf(names[k++].name, sizeof(names->name),
-				"rx_q%u_rhq_overflows", q);
+		snprintf(prefix, sizeof(prefix), "rx_q%u_", q);
+		k += omni_ctr_names(rxq_xstats, RXQ_XSTATS, prefix, names + k,
+				    sizeof(*names), sizeof(names->name), n - k);
 	}
 	for (q = 0; q < dev->data->nb_tx_queues; q++) {
-		snprintf(names[k++].name, sizeof(names->name),
-				"tx_q%u_packets", q);
-		snprintf(names[k++].name, sizeof(names->name),
-				"tx_q%u_bytes", q);
+		snprintf(prefix, sizeof(prefix), "tx_q%u_", q);
+		k += omni_ctr_names(txq_xstats, TXQ_XSTATS, prefix, names + k,
+				    sizeof(*names), sizeof(names->name), n - k);
 	}
 	return n;
+}
+
+/* The values of a table's counters into xs (ids are set by the caller). */
+static unsigned int
+xstats_put(struct rte_eth_xstat *xs, const struct omni_ctr *t, unsigned int nt,
+	   const void *base)
+{
+	unsigned int i;
+
+	for (i = 0; i < nt; i++)
+		xs[i].value = omni_ctr_value(&t[i], base);
+	return nt;
 }
 
 static int
@@ -851,37 +903,43 @@ hfi1_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		unsigned int size)
 {
 	struct hfi1_adapter *ad = hfi1_ad(dev);
-	unsigned int n = hfi1_xstats_count(dev), i, k;
+	unsigned int n = hfi1_xstats_count(dev), k;
+	struct hfi1_rx_errs rx_errs;
+	struct hfi1_tx_errs tx_errs;
 	uint16_t q;
 
 	if (xs == NULL || size < n)
 		return n;
-	for (k = 0; k < n; k++) {
-		xs[k].id = k;
-		xs[k].value = 0;
-	}
-	k = HFI1_RX_ERR_MAX + HFI1_TX_ERR_MAX;
-	for (q = 0; q < dev->data->nb_rx_queues; q++, k += RXQ_XSTATS) {
+	memset(&rx_errs, 0, sizeof(rx_errs));
+	memset(&tx_errs, 0, sizeof(tx_errs));
+	k = RTE_DIM(rx_err_xstats) + RTE_DIM(tx_err_xstats);
+	for (q = 0; q < dev->data->nb_rx_queues; q++) {
 		struct hfi1_rx_queue *rxq = dev->data->rx_queues[q];
+		struct hfi1_rxq_xstats x = { 0 };
 
-		if (rxq == NULL)
-			continue;
-		for (i = 0; i < HFI1_RX_ERR_MAX; i++)
-			xs[i].value += rxq->err[i];
-		xs[k].value = rxq->pkts;
-		xs[k + 1].value = rxq->bytes;
-		xs[k + 2].value = rxq_ovfl(ad, rxq);
+		if (rxq != NULL) {
+			omni_ctr_add(rx_err_xstats, RTE_DIM(rx_err_xstats), &rx_errs, rxq->err);
+			x.packets = rxq->pkts;
+			x.bytes = rxq->bytes;
+			x.rhq_overflows = rxq_ovfl(ad, rxq);
+		}
+		k += xstats_put(xs + k, rxq_xstats, RXQ_XSTATS, &x);
 	}
-	for (q = 0; q < dev->data->nb_tx_queues; q++, k += TXQ_XSTATS) {
+	for (q = 0; q < dev->data->nb_tx_queues; q++) {
 		struct hfi1_tx_queue *txq = dev->data->tx_queues[q];
+		struct hfi1_txq_xstats x = { 0 };
 
-		if (txq == NULL)
-			continue;
-		for (i = 0; i < HFI1_TX_ERR_MAX; i++)
-			xs[HFI1_RX_ERR_MAX + i].value += txq->err[i];
-		xs[k].value = txq->pkts;
-		xs[k + 1].value = txq->bytes;
+		if (txq != NULL) {
+			omni_ctr_add(tx_err_xstats, RTE_DIM(tx_err_xstats), &tx_errs, txq->err);
+			x.packets = txq->pkts;
+			x.bytes = txq->bytes;
+		}
+		k += xstats_put(xs + k, txq_xstats, TXQ_XSTATS, &x);
 	}
+	k = xstats_put(xs, rx_err_xstats, RTE_DIM(rx_err_xstats), &rx_errs);
+	xstats_put(xs + k, tx_err_xstats, RTE_DIM(tx_err_xstats), &tx_errs);
+	for (k = 0; k < n; k++)
+		xs[k].id = k;
 	return n;
 }
 
@@ -1041,11 +1099,7 @@ hfi1_vdev_probe(struct rte_vdev_device *vdev)
 		rte_eth_dev_release_port(dev);
 		return ret;
 	}
-	ad->hw.ops = &hfi1_model_ops;
-	ad->hw.dev = ad->model;
-	ad->hw.stepped = !a.service;
-	hfi1_model_caps(ad->model, &ad->hw.nb_rcv_ctxts, &ad->hw.nb_sdma_engines,
-			&ad->hw.rcv_array_cnt);
+	hfi1_model_attach(ad->model, &ad->hw, !a.service, &ad->poll);
 	if (a.service) {
 		ret = hfi1_model_service_register(ad->model);
 		if (ret < 0) {

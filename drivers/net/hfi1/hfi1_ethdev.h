@@ -81,6 +81,7 @@ struct hfi1_tx_queue {
 struct hfi1_adapter {
 	struct hfi1_hw hw;
 	struct hfi1_model *model;	/**< NULL on silicon */
+	struct hfi1_model_poll poll;	/**< the model the polls run, if any */
 	struct rte_eth_dev *dev;
 	enum hfi1_egr_layout layout;	/**< known, or AUTO until detected */
 	bool layout_auto;		/**< rx_layout=auto: keep checking */

@@ -8,14 +8,12 @@
 /**
  * @file
  * The one log type of net_hfi1 (PMD, base layer and model): pmd.net.hfi1.
+ * The PMD glue logs with HFI1_LOG, the base layer and the model with
+ * HFI1_OSAL_LOG (base/hfi1_osal.h): the same log type and format.
  */
 
-#include <rte_log.h>
+#include "base/hfi1_osal.h"
 
-extern int hfi1_logtype;
-
-#define HFI1_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, hfi1_logtype, "%s(): " fmt "\n", \
-		__func__, ## __VA_ARGS__)
+#define HFI1_LOG(level, fmt, ...) HFI1_OSAL_LOG(level, fmt, ## __VA_ARGS__)
 
 #endif /* _HFI1_LOG_H_ */

@@ -187,22 +187,21 @@ hfi1_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 {
 	struct hfi1_rx_queue *q = rxq;
 	struct hfi1_rcv_ctxt *c = &q->rc;
-	struct hfi1_hw *hw = &q->ad->hw;
 	uint32_t n = 0, seen = 0, egr_index = UINT32_MAX;
 	uint32_t scan_max = (uint32_t)nb * HFI1_RX_SCAN_FACTOR;
 	uint64_t bytes = 0;
 
 	if (unlikely(!q->started))
 		return 0;
-	if (hw->stepped) {
+	if (q->ad->poll.model != NULL) {
 		/* A device runs by itself; the model runs when polled. RX polls
 		 * run the engines too, so sends complete even when the
 		 * application has nothing more to send. */
 		uint16_t e, nb_eng = q->ad->dev->data->nb_tx_queues;
 
 		for (e = 0; e < nb_eng; e++)
-			hw->ops->sdma_step(hw, e);
-		hw->ops->rcv_step(hw);
+			hfi1_model_sdma_step(q->ad->poll.model, e);
+		hfi1_model_rcv_step(q->ad->poll.model);
 	}
 	while (n < nb && seen < scan_max) {
 		uint64_t rhf = hfi1_rhf_get(c, c->head);
@@ -285,7 +284,7 @@ tx_step(struct hfi1_tx_queue *q)
 
 	while (head != (r->tail & r->mask)) {
 		prev = head;
-		hw->ops->sdma_step(hw, r->engine);
+		hfi1_model_sdma_step(q->ad->poll.model, r->engine);
 		head = hfi1_csr_read(hw, reg);
 		if (head == prev)
 			break;
@@ -344,7 +343,6 @@ hfi1_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 {
 	struct hfi1_tx_queue *q = txq;
 	struct hfi1_sdma_ring *r = &q->ring;
-	struct hfi1_hw *hw = &q->ad->hw;
 	uint32_t start = r->tail;
 	uint64_t bytes = 0;
 	uint16_t i, queued = 0;
@@ -404,7 +402,7 @@ hfi1_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 	}
 	if (r->tail != start)
 		hfi1_sdma_kick(r);
-	if (hw->stepped)
+	if (q->ad->poll.model != NULL)
 		tx_step(q);
 	q->pkts += queued;
 	q->bytes += bytes;
@@ -414,15 +412,14 @@ hfi1_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 void
 hfi1_tx_queue_flush(struct hfi1_tx_queue *q)
 {
-	struct hfi1_hw *hw = &q->ad->hw;
 	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz() / 10;
 
 	/* Let the engine finish what it has (100 ms at most), then stop it
 	 * and take back whatever it did not complete. */
 	while (q->ring.head != q->ring.tail &&
 	       rte_get_timer_cycles() < deadline) {
-		if (hw->stepped)
-			hw->ops->sdma_step(hw, q->ring.engine);
+		if (q->ad->poll.model != NULL)
+			hfi1_model_sdma_step(q->ad->poll.model, q->ring.engine);
 		hfi1_tx_reclaim(q);
 		if (q->ring.head != q->ring.tail)
 			rte_delay_us_sleep(100);

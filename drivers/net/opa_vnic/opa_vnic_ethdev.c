@@ -18,6 +18,7 @@
 #include <rte_kvargs.h>
 #include <rte_malloc.h>
 
+#include "omni_counters.h"
 #include "opa16b_lmac.h"
 #include "opa_vnic.h"
 #include "rte_pmd_hfi1.h"
@@ -50,73 +51,95 @@ struct opa_vnic_args {
 
 /* ---- xstats ---- */
 
-struct xstat_def {
-	const char *name;
-	size_t off;
-};
-
-#define VC(f) offsetof(struct vnic_counters, f)
-static const struct xstat_def vport_xstats[] = {
-	{ "tx_unicast", VC(tx.unicast) }, { "tx_mcastbcast", VC(tx.mcastbcast) },
-	{ "tx_untagged", VC(tx.untagged) }, { "tx_vlan", VC(tx.vlan) },
-	{ "tx_64_size", VC(tx.size[VNIC_SIZE_64]) },
-	{ "tx_65_127", VC(tx.size[VNIC_SIZE_65_127]) },
-	{ "tx_128_255", VC(tx.size[VNIC_SIZE_128_255]) },
-	{ "tx_256_511", VC(tx.size[VNIC_SIZE_256_511]) },
-	{ "tx_512_1023", VC(tx.size[VNIC_SIZE_512_1023]) },
-	{ "tx_1024_1518", VC(tx.size[VNIC_SIZE_1024_1518]) },
-	{ "tx_1519_max", VC(tx.size[VNIC_SIZE_1519_MAX]) },
-	{ "rx_unicast", VC(rx.unicast) }, { "rx_mcastbcast", VC(rx.mcastbcast) },
-	{ "rx_untagged", VC(rx.untagged) }, { "rx_vlan", VC(rx.vlan) },
-	{ "rx_64_size", VC(rx.size[VNIC_SIZE_64]) },
-	{ "rx_65_127", VC(rx.size[VNIC_SIZE_65_127]) },
-	{ "rx_128_255", VC(rx.size[VNIC_SIZE_128_255]) },
-	{ "rx_256_511", VC(rx.size[VNIC_SIZE_256_511]) },
-	{ "rx_512_1023", VC(rx.size[VNIC_SIZE_512_1023]) },
-	{ "rx_1024_1518", VC(rx.size[VNIC_SIZE_1024_1518]) },
-	{ "rx_1519_max", VC(rx.size[VNIC_SIZE_1519_MAX]) },
+/* The EM's counters of the vport, under the names ethdev users know (the four
+ * summary packet and byte counters are basic stats, so not every field is
+ * here: no OMNI_CTR_TABLE_CHECK).
+ */
+#define VC(f, name) OMNI_CTR_AS(struct vnic_counters, f, name)
+static const struct omni_ctr vport_xstats[] = {
+	VC(tx.unicast, "tx_unicast"), VC(tx.mcastbcast, "tx_mcastbcast"),
+	VC(tx.untagged, "tx_untagged"), VC(tx.vlan, "tx_vlan"),
+	VC(tx.size[VNIC_SIZE_64], "tx_64_size"),
+	VC(tx.size[VNIC_SIZE_65_127], "tx_65_127"),
+	VC(tx.size[VNIC_SIZE_128_255], "tx_128_255"),
+	VC(tx.size[VNIC_SIZE_256_511], "tx_256_511"),
+	VC(tx.size[VNIC_SIZE_512_1023], "tx_512_1023"),
+	VC(tx.size[VNIC_SIZE_1024_1518], "tx_1024_1518"),
+	VC(tx.size[VNIC_SIZE_1519_MAX], "tx_1519_max"),
+	VC(rx.unicast, "rx_unicast"), VC(rx.mcastbcast, "rx_mcastbcast"),
+	VC(rx.untagged, "rx_untagged"), VC(rx.vlan, "rx_vlan"),
+	VC(rx.size[VNIC_SIZE_64], "rx_64_size"),
+	VC(rx.size[VNIC_SIZE_65_127], "rx_65_127"),
+	VC(rx.size[VNIC_SIZE_128_255], "rx_128_255"),
+	VC(rx.size[VNIC_SIZE_256_511], "rx_256_511"),
+	VC(rx.size[VNIC_SIZE_512_1023], "rx_512_1023"),
+	VC(rx.size[VNIC_SIZE_1024_1518], "rx_1024_1518"),
+	VC(rx.size[VNIC_SIZE_1519_MAX], "rx_1519_max"),
 	/* ethdev's basic xstats already have "tx_errors"/"rx_errors" (oerrors,
 	 * ierrors: a different sum); a second xstat of the same name would be
 	 * unreachable by name (rte_eth_xstats_get_id_by_name finds the first).
 	 */
-	{ "vnic_tx_errors", VC(tx_errors) }, { "vnic_rx_errors", VC(rx_errors) },
-	{ "tx_logic", VC(tx_logic) }, { "rx_logic", VC(rx_logic) },
-	{ "tx_dlid_zero", VC(tx_dlid_zero) }, { "tx_drop_state", VC(tx_drop_state) },
-	{ "tx_oversize", VC(tx_oversize) }, { "tx_smac_filt", VC(tx_smac_filt) },
-	{ "rx_drop_state", VC(rx_drop_state) }, { "rx_runt", VC(rx_runt) },
-	{ "rx_oversize", VC(rx_oversize) }, { "rx_bad_veswid", VC(rx_bad_veswid) },
-	{ "rx_eth_down", VC(rx_eth_down) },
+	VC(tx_errors, "vnic_tx_errors"), VC(rx_errors, "vnic_rx_errors"),
+	VC(tx_logic, "tx_logic"), VC(rx_logic, "rx_logic"),
+	VC(tx_dlid_zero, "tx_dlid_zero"), VC(tx_drop_state, "tx_drop_state"),
+	VC(tx_oversize, "tx_oversize"), VC(tx_smac_filt, "tx_smac_filt"),
+	VC(rx_drop_state, "rx_drop_state"), VC(rx_runt, "rx_runt"),
+	VC(rx_oversize, "rx_oversize"), VC(rx_bad_veswid, "rx_bad_veswid"),
+	VC(rx_eth_down, "rx_eth_down"),
 };
+#undef VC
 #define NB_VPORT_XSTATS RTE_DIM(vport_xstats)
 
-/* Device-wide counters, shown on every port of the device. */
-enum dev_xstat {
-	DX_FABRIC_RX, DX_NOT_16B, DX_OTHER_L4, DX_MGMT_FULL, DX_HANDED,
-	DX_ENCAP_COPY, DX_ENCAP_FAIL, DX_TX_REQUEUED,
-	DX_MGMT_RX, DX_MGMT_TX, DX_MGMT_TX_FAIL, DX_MGMT_OTHER,
-	DX_VEMA_REPLIES, DX_VEMA_ERRORS, DX_VEMA_TRAPS, DX_VEMA_DROPS,
-	DX_SNAPSHOTS_FREED,
-	DX_DECAP,	/* then one per decap reason */
+/* Device-wide counters, shown on every port of the device, named as the
+ * fields; then one per decap reason (named by lib/opa16b).
+ */
+struct dev_xstats {
+	uint64_t fabric_rx_packets;
+	uint64_t fabric_rx_not_16b;
+	uint64_t fabric_rx_other_l4;
+	uint64_t fabric_rx_mgmt_full;
+	uint64_t fabric_rx_handed_over;
+	uint64_t tx_encap_copies;
+	uint64_t tx_encap_failed;
+	uint64_t tx_requeued;
+	uint64_t mgmt_rx;
+	uint64_t mgmt_tx;
+	uint64_t mgmt_tx_failed;
+	uint64_t mgmt_rx_not_fm;
+	uint64_t vema_replies;
+	uint64_t vema_error_replies;
+	uint64_t vema_traps;
+	uint64_t vema_drops;
+	uint64_t policy_snapshots_freed;
 };
-static const char *const dev_xstat_names[] = {
-	"fabric_rx_packets", "fabric_rx_not_16b", "fabric_rx_other_l4",
-	"fabric_rx_mgmt_full", "fabric_rx_handed_over",
-	"tx_encap_copies", "tx_encap_failed", "tx_requeued",
-	"mgmt_rx", "mgmt_tx", "mgmt_tx_failed", "mgmt_rx_not_fm",
-	"vema_replies", "vema_error_replies", "vema_traps", "vema_drops",
-	"policy_snapshots_freed",
+
+#define DC(f) OMNI_CTR(struct dev_xstats, f)
+static const struct omni_ctr dev_xstats[] = {
+	DC(fabric_rx_packets), DC(fabric_rx_not_16b), DC(fabric_rx_other_l4),
+	DC(fabric_rx_mgmt_full), DC(fabric_rx_handed_over),
+	DC(tx_encap_copies), DC(tx_encap_failed), DC(tx_requeued),
+	DC(mgmt_rx), DC(mgmt_tx), DC(mgmt_tx_failed), DC(mgmt_rx_not_fm),
+	DC(vema_replies), DC(vema_error_replies), DC(vema_traps), DC(vema_drops),
+	DC(policy_snapshots_freed),
 };
+#undef DC
+OMNI_CTR_TABLE_CHECK(dev_xstats, struct dev_xstats);
+#define NB_DEV_CTRS RTE_DIM(dev_xstats)
 #define NB_DECAP_XSTATS (OPA16B_VNIC_RX_ERR_MAX - 1)
-#define NB_DEV_XSTATS (DX_DECAP + NB_DECAP_XSTATS)
+#define NB_DEV_XSTATS (NB_DEV_CTRS + NB_DECAP_XSTATS)
 #define NB_XSTATS (NB_VPORT_XSTATS + NB_DEV_XSTATS)
 
+/* The device-wide counters into v: the table's, then the decap reasons'. */
 static void
 dev_counters(struct opa_vnic_dev *dev, uint64_t *v)
 {
 	const struct vema_agent_stats *as = vema_agent_stats(dev->agent);
+	uint64_t *decap = v + NB_DEV_CTRS;
+	struct dev_xstats d;
 	unsigned int i, j, r;
 
-	memset(v, 0, NB_DEV_XSTATS * sizeof(*v));
+	memset(&d, 0, sizeof(d));
+	memset(decap, 0, NB_DECAP_XSTATS * sizeof(*decap));
 	for (i = 0; i < dev->nb_vports; i++) {
 		struct opa_vnic_port *p = dev->ports[i];
 
@@ -127,31 +150,32 @@ dev_counters(struct opa_vnic_dev *dev, uint64_t *v)
 			const struct opa_vnic_txq *tq = p->txq[j];
 
 			if (rq != NULL) {
-				v[DX_FABRIC_RX] += rq->fst.packets;
-				v[DX_NOT_16B] += rq->fst.not_16b;
-				v[DX_OTHER_L4] += rq->fst.other_l4;
-				v[DX_MGMT_FULL] += rq->fst.mgmt_full;
-				v[DX_HANDED] += rq->fst.handed;
+				d.fabric_rx_packets += rq->fst.packets;
+				d.fabric_rx_not_16b += rq->fst.not_16b;
+				d.fabric_rx_other_l4 += rq->fst.other_l4;
+				d.fabric_rx_mgmt_full += rq->fst.mgmt_full;
+				d.fabric_rx_handed_over += rq->fst.handed;
 				for (r = 1; r < OPA16B_VNIC_RX_ERR_MAX; r++)
-					v[DX_DECAP + r - 1] += rq->fst.decap[r];
+					decap[r - 1] += rq->fst.decap[r];
 			}
 			if (tq != NULL) {
-				v[DX_ENCAP_COPY] += tq->encap_copy;
-				v[DX_ENCAP_FAIL] += tq->encap_fail;
-				v[DX_TX_REQUEUED] += tq->requeued;
+				d.tx_encap_copies += tq->encap_copy;
+				d.tx_encap_failed += tq->encap_fail;
+				d.tx_requeued += tq->requeued;
 			}
 		}
 	}
-	v[DX_MGMT_RX] = dev->mgmt_rx;
-	v[DX_MGMT_TX] = dev->mgmt_tx;
-	v[DX_MGMT_TX_FAIL] = dev->mgmt_tx_fail;
-	v[DX_MGMT_OTHER] = dev->mgmt_other;
-	v[DX_VEMA_REPLIES] = as->replies;
-	v[DX_VEMA_ERRORS] = as->replies_error;
-	v[DX_VEMA_TRAPS] = as->traps;
+	d.mgmt_rx = dev->mgmt_rx;
+	d.mgmt_tx = dev->mgmt_tx;
+	d.mgmt_tx_failed = dev->mgmt_tx_fail;
+	d.mgmt_rx_not_fm = dev->mgmt_other;
+	d.vema_replies = as->replies;
+	d.vema_error_replies = as->replies_error;
+	d.vema_traps = as->traps;
 	for (r = 0; r < VEMA_DROP_MAX; r++)
-		v[DX_VEMA_DROPS] += as->drops[r];
-	v[DX_SNAPSHOTS_FREED] = dev->retired_freed;
+		d.vema_drops += as->drops[r];
+	d.policy_snapshots_freed = dev->retired_freed;
+	omni_ctr_values(dev_xstats, NB_DEV_CTRS, &d, v, NB_DEV_CTRS);
 }
 
 /* Every counter of a port, raw (no reset baseline). */
@@ -159,11 +183,9 @@ static void
 port_counters(struct opa_vnic_port *port, uint64_t *v)
 {
 	struct vnic_counters c;
-	unsigned int i;
 
 	vnic_vport_counters(port->vp, &c);
-	for (i = 0; i < NB_VPORT_XSTATS; i++)
-		v[i] = *(const uint64_t *)((const uint8_t *)&c + vport_xstats[i].off);
+	omni_ctr_values(vport_xstats, NB_VPORT_XSTATS, &c, v, NB_VPORT_XSTATS);
 	dev_counters(port->dev, v + NB_VPORT_XSTATS);
 }
 
@@ -176,13 +198,12 @@ opa_vnic_xstats_get_names(struct rte_eth_dev *eth, struct rte_eth_xstat_name *na
 	RTE_SET_USED(eth);
 	if (names == NULL || size < NB_XSTATS)
 		return NB_XSTATS;
-	for (i = 0; i < NB_VPORT_XSTATS; i++)
-		strlcpy(names[i].name, vport_xstats[i].name, sizeof(names[i].name));
-	for (i = 0; i < DX_DECAP; i++)
-		strlcpy(names[NB_VPORT_XSTATS + i].name, dev_xstat_names[i],
-			sizeof(names[0].name));
+	omni_ctr_names(vport_xstats, NB_VPORT_XSTATS, NULL, names, sizeof(*names),
+		       sizeof(names->name), NB_VPORT_XSTATS);
+	omni_ctr_names(dev_xstats, NB_DEV_CTRS, NULL, names + NB_VPORT_XSTATS, sizeof(*names),
+		       sizeof(names->name), NB_DEV_CTRS);
 	for (i = 0; i < NB_DECAP_XSTATS; i++)
-		snprintf(names[NB_VPORT_XSTATS + DX_DECAP + i].name, sizeof(names[0].name),
+		snprintf(names[NB_VPORT_XSTATS + NB_DEV_CTRS + i].name, sizeof(names->name),
 			 "fabric_rx_decap_%s", opa16b_vnic_rx_err_name(i + 1));
 	return NB_XSTATS;
 }

@@ -12,7 +12,8 @@
  * Everything here talks to the device only through struct hfi1_hw_ops
  * (CSR reads and writes) and through DMA memory the device reads and
  * writes. On silicon the ops map BAR0; on the model they call the model.
- * The code is the same either way.
+ * The code is the same either way. The environment (log, DMA memory,
+ * time, byte order) is reached only through hfi1_osal.h.
  *
  * - SDMA: a ring of 16-byte descriptors per engine, generation bits from
  *   the pass number, the head written back to host memory.
@@ -25,28 +26,21 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <rte_byteorder.h>
-#include <rte_common.h>
-#include <rte_memzone.h>
-
+#include "hfi1_osal.h"
 #include "hfi1_regs.h"
 
 struct hfi1_hw;
 
-/** Device access. Per burst at most, never per packet. */
+/**
+ * Device access: what silicon implements (BAR0). Per burst at most, never
+ * per packet. A model that must be run from the PMD's polls says so at its
+ * attach (hfi1_model_attach()), not here.
+ */
 struct hfi1_hw_ops {
 	/** Read a 64-bit CSR at a BAR0 offset. */
 	uint64_t (*csr_read)(struct hfi1_hw *hw, uint32_t off);
 	/** Write a 64-bit CSR; ordered after earlier stores to DMA memory. */
 	void (*csr_write)(struct hfi1_hw *hw, uint32_t off, uint64_t val);
-	/**
-	 * Model only (NULL on silicon): let the device process an SDMA
-	 * engine's ring now. Called from the PMD's poll path when the device
-	 * has no thread of its own.
-	 */
-	void (*sdma_step)(struct hfi1_hw *hw, unsigned int engine);
-	/** Model only: let the device receive from its link now. */
-	void (*rcv_step)(struct hfi1_hw *hw);
 };
 
 /** One HFI as the base layer sees it. */
@@ -56,9 +50,8 @@ struct hfi1_hw {
 	uint32_t nb_rcv_ctxts;		/**< receive contexts */
 	uint32_t nb_sdma_engines;	/**< SDMA engines */
 	uint32_t rcv_array_cnt;		/**< RcvArray entries */
-	bool stepped;			/**< PMD calls the step ops */
 	int socket_id;
-	char name[32];			/**< for memzone names and logs */
+	char name[32];			/**< for DMA memory names and logs */
 };
 
 static inline uint64_t
@@ -77,15 +70,19 @@ hfi1_csr_write(struct hfi1_hw *hw, uint32_t off, uint64_t val)
 extern const struct hfi1_hw_ops hfi1_bar_ops;
 
 /**
- * Reserve DMA memory for the device, IOVA-contiguous as a whole if contig
- * (else only within each page: for many small buffers, which then need
- * not find physically contiguous hugepages).
+ * Reserve zeroed DMA memory for the device, named after it
+ * (hfi1_osal_dma_alloc() on its socket).
  *
  * @return
- *   The memzone (zeroed), or NULL.
+ *   0, or -ENOMEM.
  */
-const struct rte_memzone *hfi1_dma_zone(struct hfi1_hw *hw, const char *what,
-		unsigned int idx, size_t len, unsigned int align, bool contig);
+static inline int
+hfi1_dma_alloc(struct hfi1_hw *hw, struct hfi1_dma_mem *m, const char *what,
+		unsigned int idx, size_t len, unsigned int align, bool contig)
+{
+	return hfi1_osal_dma_alloc(m, hw->name, what, idx, len, align, hw->socket_id,
+				   contig) == 0 ? 0 : -ENOMEM;
+}
 
 /* ------------------------------------------------------------------ */
 /* SDMA                                                               */
@@ -97,15 +94,15 @@ struct hfi1_sdma_ring {
 	uint64_t *descq;		/**< cnt descriptors of 2 LE qwords */
 	volatile uint64_t *head_wb;	/**< head the engine writes back */
 	uint64_t *pbc;			/**< one PBC slot per descriptor */
-	rte_iova_t descq_iova;
-	rte_iova_t head_wb_iova;
-	rte_iova_t pbc_iova;
+	hfi1_iova_t descq_iova;
+	hfi1_iova_t head_wb_iova;
+	hfi1_iova_t pbc_iova;
 	uint32_t cnt;			/**< descriptors, power of 2, >= 64 */
 	uint32_t mask;
 	uint32_t shift;			/**< log2(cnt) */
 	uint32_t tail;			/**< descriptors written (running) */
 	uint32_t head;			/**< descriptors completed (running) */
-	const struct rte_memzone *mz;
+	struct hfi1_dma_mem mem;	/**< descriptors, PBCs, head */
 };
 
 /** Smallest and largest SDMA ring (LEN_GEN counts in units of 64). */
@@ -137,7 +134,7 @@ bool hfi1_sdma_halted(struct hfi1_sdma_ring *r, uint64_t *err);
 static inline uint64_t
 hfi1_sdma_hw_head(const struct hfi1_sdma_ring *r)
 {
-	uint64_t hw = rte_le_to_cpu_64(*r->head_wb);
+	uint64_t hw = hfi1_osal_le64_to_cpu(*r->head_wb);
 	uint32_t pending = r->tail - r->head;
 	uint32_t done;
 
@@ -164,9 +161,9 @@ hfi1_sdma_desc_write(struct hfi1_sdma_ring *r, uint32_t pos, uint64_t addr,
 	uint64_t *d = &r->descq[2 * (pos & r->mask)];
 	uint64_t gen = (pos >> r->shift) & HFI1_SDMA_DESC1_GEN_MASK;
 
-	d[0] = rte_cpu_to_le_64((addr & HFI1_SDMA_DESC0_ADDR_MASK) |
+	d[0] = hfi1_osal_cpu_to_le64((addr & HFI1_SDMA_DESC0_ADDR_MASK) |
 			((uint64_t)len << HFI1_SDMA_DESC0_LEN_SHIFT) | flags0);
-	d[1] = rte_cpu_to_le_64(flags1 | gen << HFI1_SDMA_DESC1_GEN_SHIFT);
+	d[1] = hfi1_osal_cpu_to_le64(flags1 | gen << HFI1_SDMA_DESC1_GEN_SHIFT);
 }
 
 /** Hand descriptors up to r->tail to the engine. */
@@ -208,8 +205,8 @@ struct hfi1_rcv_ctxt {
 	unsigned int ctxt;
 	uint8_t *rhq;			/**< rhq_cnt entries of ent_dws DWs */
 	uint8_t *egr;			/**< egr_cnt buffers of egr_size bytes */
-	rte_iova_t rhq_iova;
-	rte_iova_t tail_iova;		/**< dummy DMA'd tail (unused) */
+	hfi1_iova_t rhq_iova;
+	hfi1_iova_t tail_iova;		/**< dummy DMA'd tail (unused) */
 	uint32_t rhq_cnt;		/**< entries, multiple of 32 */
 	uint32_t ent_dws;		/**< entry size in DWs (16 or 32) */
 	uint32_t egr_cnt;		/**< eager buffers, multiple of 8 */
@@ -217,8 +214,8 @@ struct hfi1_rcv_ctxt {
 	uint32_t egr_base;		/**< first RcvArray index */
 	uint32_t head;			/**< next RHQ entry to look at */
 	uint32_t seq;			/**< RcvSeq expected there (1..13) */
-	const struct rte_memzone *mz;	/**< RHQ and tail */
-	const struct rte_memzone *egr_mz; /**< eager buffers */
+	struct hfi1_dma_mem mem;	/**< RHQ and tail */
+	struct hfi1_dma_mem egr_mem;	/**< eager buffers */
 };
 
 /** RHQ entries: hfi1's limits. */
@@ -247,7 +244,7 @@ hfi1_rhf_get(const struct hfi1_rcv_ctxt *c, uint32_t entry)
 	const uint64_t *rhf = (const uint64_t *)(c->rhq +
 			(size_t)entry * c->ent_dws * 4 + (c->ent_dws - 2) * 4);
 
-	return rte_le_to_cpu_64(__atomic_load_n(rhf, __ATOMIC_ACQUIRE));
+	return hfi1_osal_le64_to_cpu(hfi1_osal_load64_acquire(rhf));
 }
 
 /**
@@ -261,7 +258,7 @@ hfi1_rhf_clear(struct hfi1_rcv_ctxt *c, uint32_t entry)
 	uint64_t *rhf = (uint64_t *)(c->rhq + (size_t)entry * c->ent_dws * 4 +
 			(c->ent_dws - 2) * 4);
 
-	__atomic_store_n(rhf, 0, __ATOMIC_RELAXED);
+	hfi1_osal_store64_relaxed(rhf, 0);
 }
 
 static inline uint32_t

@@ -4,10 +4,7 @@
 
 #include <errno.h>
 
-#include <rte_memory.h>
-
 #include "hfi1_hw.h"
-#include "../hfi1_log.h"
 
 /* hfi1's RcvHdrSize for 9B packets; bypass packets use RcvBypass.HdrSize. */
 #define HFI1_DEFAULT_RCVHDRSIZE 9
@@ -36,17 +33,14 @@ hfi1_rcv_ctxt_init(struct hfi1_rcv_ctxt *c, struct hfi1_hw *hw,
 	    hfi1_egr_size_dec(hfi1_egr_size_enc(egr_size)) != egr_size)
 		return -EINVAL;
 	memset(c, 0, sizeof(*c));
-	rhq_len = RTE_ALIGN_CEIL((size_t)rhq_cnt * HFI1_RHQ_ENT_DWS * 4, 4096);
+	rhq_len = HFI1_OSAL_ALIGN_CEIL((size_t)rhq_cnt * HFI1_RHQ_ENT_DWS * 4, 4096);
 	egr_len = (size_t)egr_cnt * egr_size;
-	c->mz = hfi1_dma_zone(hw, "rhq", ctxt, rhq_len + 64, 4096, true);
-	if (c->mz == NULL)
+	if (hfi1_dma_alloc(hw, &c->mem, "rhq", ctxt, rhq_len + 64, 4096, true) != 0)
 		return -ENOMEM;
 	/* Eager buffers are aligned to their size, so none crosses a page
 	 * of 4 KiB or of a hugepage: each is IOVA-contiguous by itself. */
-	c->egr_mz = hfi1_dma_zone(hw, "egr", ctxt, egr_len, egr_size, false);
-	if (c->egr_mz == NULL) {
-		rte_memzone_free(c->mz);
-		c->mz = NULL;
+	if (hfi1_dma_alloc(hw, &c->egr_mem, "egr", ctxt, egr_len, egr_size, false) != 0) {
+		hfi1_osal_dma_free(&c->mem);
 		return -ENOMEM;
 	}
 	c->hw = hw;
@@ -56,20 +50,18 @@ hfi1_rcv_ctxt_init(struct hfi1_rcv_ctxt *c, struct hfi1_hw *hw,
 	c->egr_cnt = egr_cnt;
 	c->egr_size = egr_size;
 	c->egr_base = ctxt * egr_entries_per_ctxt(hw);
-	c->rhq = c->mz->addr;
-	c->rhq_iova = c->mz->iova;
-	c->tail_iova = c->mz->iova + rhq_len;
-	c->egr = c->egr_mz->addr;
+	c->rhq = c->mem.va;
+	c->rhq_iova = c->mem.iova;
+	c->tail_iova = c->mem.iova + rhq_len;
+	c->egr = c->egr_mem.va;
 	return 0;
 }
 
 void
 hfi1_rcv_ctxt_free(struct hfi1_rcv_ctxt *c)
 {
-	rte_memzone_free(c->egr_mz);
-	rte_memzone_free(c->mz);
-	c->egr_mz = NULL;
-	c->mz = NULL;
+	hfi1_osal_dma_free(&c->egr_mem);
+	hfi1_osal_dma_free(&c->mem);
 }
 
 int
@@ -94,10 +86,10 @@ hfi1_rcv_ctxt_enable(struct hfi1_rcv_ctxt *c)
 			HFI1_DEFAULT_RCVHDRSIZE);
 	hfi1_csr_write(hw, HFI1_KCTXT(HFI1_RCV_HDR_TAIL_ADDR, k), c->tail_iova);
 	for (i = 0; i < c->egr_cnt; i++) {
-		rte_iova_t pa = rte_mem_virt2iova(c->egr +
+		hfi1_iova_t pa = hfi1_osal_virt2iova(c->egr +
 				(size_t)i * c->egr_size);
 
-		if (pa == RTE_BAD_IOVA)
+		if (pa == HFI1_OSAL_BAD_IOVA)
 			return -EFAULT;
 
 		hfi1_csr_write(hw, HFI1_RCV_ARRAY + 8u * (c->egr_base + i),

@@ -4,10 +4,7 @@
 
 #include <errno.h>
 
-#include <rte_cycles.h>
-
 #include "hfi1_hw.h"
-#include "../hfi1_log.h"
 
 int
 hfi1_sdma_ring_init(struct hfi1_sdma_ring *r, struct hfi1_hw *hw,
@@ -15,36 +12,34 @@ hfi1_sdma_ring_init(struct hfi1_sdma_ring *r, struct hfi1_hw *hw,
 {
 	size_t desc_len, pbc_len;
 
-	if (engine >= hw->nb_sdma_engines || !rte_is_power_of_2(cnt) ||
+	if (engine >= hw->nb_sdma_engines || !hfi1_osal_is_pow2(cnt) ||
 	    cnt < HFI1_SDMA_RING_MIN || cnt > HFI1_SDMA_RING_MAX)
 		return -EINVAL;
 	memset(r, 0, sizeof(*r));
 	desc_len = (size_t)cnt * 16;
 	pbc_len = (size_t)cnt * sizeof(uint64_t);
 	/* One zone: descriptors, then the PBC slots, then the head. */
-	r->mz = hfi1_dma_zone(hw, "sdma", engine,
-			desc_len + pbc_len + RTE_CACHE_LINE_SIZE, 4096, true);
-	if (r->mz == NULL)
+	if (hfi1_dma_alloc(hw, &r->mem, "sdma", engine,
+			desc_len + pbc_len + HFI1_OSAL_CACHE_LINE, 4096, true) != 0)
 		return -ENOMEM;
 	r->hw = hw;
 	r->engine = engine;
 	r->cnt = cnt;
 	r->mask = cnt - 1;
-	r->shift = rte_log2_u32(cnt);
-	r->descq = r->mz->addr;
-	r->descq_iova = r->mz->iova;
-	r->pbc = RTE_PTR_ADD(r->mz->addr, desc_len);
-	r->pbc_iova = r->mz->iova + desc_len;
-	r->head_wb = RTE_PTR_ADD(r->mz->addr, desc_len + pbc_len);
-	r->head_wb_iova = r->mz->iova + desc_len + pbc_len;
+	r->shift = hfi1_osal_log2(cnt);
+	r->descq = r->mem.va;
+	r->descq_iova = r->mem.iova;
+	r->pbc = HFI1_OSAL_PTR_ADD(r->mem.va, desc_len);
+	r->pbc_iova = r->mem.iova + desc_len;
+	r->head_wb = HFI1_OSAL_PTR_ADD(r->mem.va, desc_len + pbc_len);
+	r->head_wb_iova = r->mem.iova + desc_len + pbc_len;
 	return 0;
 }
 
 void
 hfi1_sdma_ring_free(struct hfi1_sdma_ring *r)
 {
-	rte_memzone_free(r->mz);
-	r->mz = NULL;
+	hfi1_osal_dma_free(&r->mem);
 }
 
 int
@@ -76,8 +71,8 @@ int
 hfi1_sdma_halt(struct hfi1_sdma_ring *r, unsigned int timeout_ms)
 {
 	struct hfi1_hw *hw = r->hw;
-	uint64_t deadline = rte_get_timer_cycles() +
-		rte_get_timer_hz() / 1000 * timeout_ms;
+	uint64_t deadline = hfi1_osal_cycles() +
+		hfi1_osal_cycles_hz() / 1000 * timeout_ms;
 
 	hfi1_csr_write(hw, HFI1_SDMA(HFI1_SDMA_CTRL, r->engine),
 			HFI1_SDMA_CTRL_HALT);
@@ -87,12 +82,12 @@ hfi1_sdma_halt(struct hfi1_sdma_ring *r, unsigned int timeout_ms)
 
 		if (st & HFI1_SDMA_STATUS_HALTED)
 			return 0;
-		if (rte_get_timer_cycles() > deadline) {
-			HFI1_LOG(ERR, "%s: SDMA engine %u did not halt in %u ms",
+		if (hfi1_osal_cycles() > deadline) {
+			HFI1_OSAL_LOG(ERR, "%s: SDMA engine %u did not halt in %u ms",
 					hw->name, r->engine, timeout_ms);
 			return -ETIMEDOUT;
 		}
-		rte_delay_us_sleep(100);
+		hfi1_osal_usleep(100);
 	}
 }
 

@@ -21,7 +21,6 @@
 #include <rte_service_component.h>
 
 #include "hfi1_model_priv.h"
-#include "../hfi1_log.h"
 
 #define WIRE_RING_SIZE 4096
 #define WIRE_POOL_SIZE 8191
@@ -248,24 +247,33 @@ model_csr_write(struct hfi1_hw *hw, uint32_t off, uint64_t val)
 		model_rsm_decode(m);	/* control path only: head updates are not */
 }
 
-static void
-model_ops_sdma_step(struct hfi1_hw *hw, unsigned int engine)
-{
-	model_sdma_step(hw->dev, engine);
-}
-
-static void
-model_ops_rcv_step(struct hfi1_hw *hw)
-{
-	model_rcv_step(hw->dev);
-}
-
-const struct hfi1_hw_ops hfi1_model_ops = {
+/* What silicon would implement: CSR access only. */
+static const struct hfi1_hw_ops hfi1_model_ops = {
 	.csr_read = model_csr_read,
 	.csr_write = model_csr_write,
-	.sdma_step = model_ops_sdma_step,
-	.rcv_step = model_ops_rcv_step,
 };
+
+void
+hfi1_model_attach(struct hfi1_model *m, struct hfi1_hw *hw, bool polled,
+		  struct hfi1_model_poll *poll)
+{
+	hw->ops = &hfi1_model_ops;
+	hw->dev = m;
+	hfi1_model_caps(m, &hw->nb_rcv_ctxts, &hw->nb_sdma_engines, &hw->rcv_array_cnt);
+	poll->model = polled ? m : NULL;
+}
+
+void
+hfi1_model_sdma_step(struct hfi1_model *m, unsigned int engine)
+{
+	model_sdma_step(m, engine);
+}
+
+void
+hfi1_model_rcv_step(struct hfi1_model *m)
+{
+	model_rcv_step(m);
+}
 
 /* ---- Wire ---- */
 
@@ -332,7 +340,7 @@ wire_ring_attach(struct hfi1_model *m, const char *pair_name)
 	}
 	wp = mz->addr;
 	if (wp->users >= 2) {
-		HFI1_LOG(ERR, "%s: wire ring:%s already joins two nodes",
+		HFI1_OSAL_LOG(ERR, "%s: wire ring:%s already joins two nodes",
 				m->name, pair_name);
 		return -EBUSY;
 	}
@@ -387,7 +395,7 @@ wire_start(struct hfi1_model *m)
 	if (ret == 0)
 		ret = rte_eth_dev_start(p);
 	if (ret != 0)
-		HFI1_LOG(ERR, "%s: wire port %u cannot start: %s", m->name, p,
+		HFI1_OSAL_LOG(ERR, "%s: wire port %u cannot start: %s", m->name, p,
 				rte_strerror(-ret));
 	return ret;
 }
@@ -409,8 +417,9 @@ wire_attach(struct hfi1_model *m)
 			return ret;
 	} else {
 		if (rte_eth_dev_get_port_by_name(w, &p) != 0) {
-			HFI1_LOG(ERR, "%s: wire port %s not found (give its --vdev before net_hfi1's)",
-					m->name, w);
+			HFI1_OSAL_LOG(ERR,
+				"%s: wire port %s not found (give its --vdev before net_hfi1's)",
+				m->name, w);
 			return -ENODEV;
 		}
 		m->wire_port = p;
@@ -422,7 +431,7 @@ wire_attach(struct hfi1_model *m)
 		ret = rte_eth_dev_owner_set(m->wire_port, &owner);
 	}
 	if (ret != 0) {
-		HFI1_LOG(ERR, "%s: wire port %s is owned by someone else",
+		HFI1_OSAL_LOG(ERR, "%s: wire port %s is owned by someone else",
 				m->name, w);
 		goto fail;
 	}

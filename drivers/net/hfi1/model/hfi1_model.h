@@ -9,8 +9,8 @@
  * @file
  * Behavioural model of the HFI interfaces net_hfi1 uses.
  *
- * The model is a device: the PMD reaches it only through hfi1_model_ops
- * (CSR reads and writes), and the model reads descriptors and writes
+ * The model is a device: the PMD reaches it only through the CSR ops that
+ * hfi1_model_attach() installs, and the model reads descriptors and writes
  * packets, RHQ entries and heads in host DMA memory, translating IOVAs as
  * an IOMMU would. Its link is another DPDK port, the wire: whole 16B
  * packets cross it.
@@ -81,8 +81,29 @@ struct hfi1_model_stats {
 
 struct hfi1_model;
 
-/** CSR ops for struct hfi1_hw; hw->dev must be the model. */
-extern const struct hfi1_hw_ops hfi1_model_ops;
+/**
+ * What a PMD does for a model that has no thread of its own: its poll paths
+ * run it (hfi1_model_sdma_step(), hfi1_model_rcv_step()). Silicon runs by
+ * itself, so these are not base-layer ops.
+ */
+struct hfi1_model_poll {
+	struct hfi1_model *model;	/**< the model to run, or NULL: none */
+};
+
+/**
+ * Attach the model to a base-layer device: its CSR ops (hw->ops, hw->dev)
+ * and its shape (hfi1_model_caps()).
+ *
+ * @param polled
+ *   The model has no service lcore: @p poll names it, for the PMD's poll
+ *   paths to run; else @p poll is emptied.
+ */
+void hfi1_model_attach(struct hfi1_model *m, struct hfi1_hw *hw, bool polled,
+		struct hfi1_model_poll *poll);
+/** Let the model process an SDMA engine's ring now (polled model). */
+void hfi1_model_sdma_step(struct hfi1_model *m, unsigned int engine);
+/** Let the model receive from its link now (polled model). */
+void hfi1_model_rcv_step(struct hfi1_model *m);
 
 /**
  * Create a model node and attach its wire (configured and started).

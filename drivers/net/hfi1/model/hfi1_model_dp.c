@@ -15,7 +15,6 @@
 #include <rte_memory.h>
 
 #include "hfi1_model_priv.h"
-#include "../hfi1_log.h"
 #include "opa16b.h"
 
 /* Host memory at iova for len bytes, or NULL if it is not DPDK memory. */
@@ -72,7 +71,7 @@ engine_halt(struct hfi1_model *m, struct model_engine *e, uint64_t err)
 	e->halted = true;
 	e->err |= err;
 	m->st.sdma_halts++;
-	HFI1_LOG(DEBUG, "%s: SDMA engine halted, error 0x%" PRIx64, m->name,
+	HFI1_OSAL_LOG(DEBUG, "%s: SDMA engine halted, error 0x%" PRIx64, m->name,
 			err);
 }
 
