@@ -24,7 +24,7 @@
 #include <rte_mbuf.h>
 #include <rte_random.h>
 
-#include "app_args.h"
+#include <omni_num.h>
 #include <omni_signal.h>
 #include "em_client.h"
 #include "em_cmd.h"
@@ -66,7 +66,7 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long port = 0, timeout = 500, retries = 3, link_wait = 5000, v;
+	uint64_t port = 0, timeout = 500, retries = 3, link_wait = 5000, v;
 	struct em_watch_opts wo = { 0, 0 };
 	struct em_client client;
 	struct em_config cfg;
@@ -88,23 +88,23 @@ main(int argc, char **argv)
 
 		switch (opt) {
 		case 'p':
-			ok = app_parse_num(optarg, RTE_MAX_ETHPORTS - 1, &port);
+			ok = omni_parse_uint(optarg, 0, RTE_MAX_ETHPORTS - 1, OMNI_NUM_DEC, &port) == 0;
 			break;
 		case 't':
-			ok = app_parse_num(optarg, 3600000, &timeout) && timeout > 0;
+			ok = omni_parse_uint(optarg, 1, 3600000, OMNI_NUM_DEC, &timeout) == 0;
 			break;
 		case 'r':
-			ok = app_parse_num(optarg, 100, &retries);
+			ok = omni_parse_uint(optarg, 0, 100, OMNI_NUM_DEC, &retries) == 0;
 			break;
 		case 'l':
-			ok = app_parse_num(optarg, 3600000, &link_wait);
+			ok = omni_parse_uint(optarg, 0, 3600000, OMNI_NUM_DEC, &link_wait) == 0;
 			break;
 		case 'c':
-			ok = app_parse_num(optarg, UINT_MAX, &v);
+			ok = omni_parse_uint(optarg, 0, UINT_MAX, OMNI_NUM_DEC, &v) == 0;
 			wo.count = (unsigned int)v;
 			break;
 		case 's':
-			ok = app_parse_num(optarg, 86400 * 365, &v);
+			ok = omni_parse_uint(optarg, 0, 86400 * 365, OMNI_NUM_DEC, &v) == 0;
 			wo.seconds = (unsigned int)v;
 			break;
 		case 'h':
@@ -141,7 +141,8 @@ main(int argc, char **argv)
 		return EM_EXIT_USAGE;
 	}
 	if (!rte_eth_dev_is_valid_port((uint16_t)port)) {
-		fprintf(stderr, "opa-em: no port %lu (give one with --vdev or a device)\n", port);
+		fprintf(stderr, "opa-em: no port %" PRIu64 " (give one with --vdev or a device)\n",
+			port);
 		em_config_free(&cfg);
 		rte_eal_cleanup();
 		return EM_EXIT_USAGE;

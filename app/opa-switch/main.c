@@ -30,7 +30,7 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
-#include "app_args.h"
+#include <omni_num.h>
 #include <omni_signal.h>
 #include "sw_fwd.h"
 #include "sw_park.h"
@@ -96,11 +96,11 @@ usage(const char *prog)
 static int
 port_index(const char *s)
 {
-	unsigned long id;
+	uint64_t id;
 	uint16_t pid;
 	uint16_t i;
 
-	if (app_parse_num(s, UINT16_MAX, &id))
+	if (omni_parse_uint(s, 0, UINT16_MAX, OMNI_NUM_DEC, &id) == 0)
 		pid = (uint16_t)id;
 	else if (rte_eth_dev_get_port_by_name(s, &pid) != 0)
 		return -1;
@@ -115,7 +115,7 @@ add_route(const char *arg)
 {
 	char lid_s[32];
 	const char *eq = strchr(arg, '=');
-	unsigned long lid;
+	uint64_t lid;
 	int idx, cur;
 
 	if (eq == NULL || (size_t)(eq - arg) >= sizeof(lid_s)) {
@@ -124,7 +124,7 @@ add_route(const char *arg)
 	}
 	memcpy(lid_s, arg, eq - arg);
 	lid_s[eq - arg] = '\0';
-	if (!app_parse_num(lid_s, SW_LFT_SIZE - 1, &lid) || lid == 0) {
+	if (omni_parse_uint(lid_s, 1, SW_LFT_SIZE - 1, OMNI_NUM_HEX, &lid) != 0) {
 		fprintf(stderr, "opa-switch: --route %s: LID must be a unicast LID, 1..0x%x\n",
 			arg, SW_LFT_SIZE - 1);
 		return -1;
@@ -137,7 +137,7 @@ add_route(const char *arg)
 	}
 	cur = sw_fwd_lookup(&table, (uint32_t)lid, NULL);
 	if (cur >= 0 && cur != idx) {
-		fprintf(stderr, "opa-switch: --route %s: LID %lu already goes to port %d\n", arg,
+		fprintf(stderr, "opa-switch: --route %s: LID %" PRIu64 " already goes to port %d\n", arg,
 			lid, cur);
 		return -1;
 	}
@@ -402,7 +402,7 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long period = 0, duration = 0;
+	uint64_t period = 0, duration = 0;
 	struct rte_mempool *pool = NULL;
 	struct sw_park *park = NULL;
 	bool learn = false;
@@ -458,10 +458,10 @@ main(int argc, char **argv)
 			learn = true;
 			break;
 		case 's':
-			ok = app_parse_num(optarg, 86400, &period);
+			ok = omni_parse_uint(optarg, 0, 86400, OMNI_NUM_DEC, &period) == 0;
 			break;
 		case 'd':
-			ok = app_parse_num(optarg, 86400 * 365, &duration);
+			ok = omni_parse_uint(optarg, 0, 86400 * 365, OMNI_NUM_DEC, &duration) == 0;
 			break;
 		case 'h':
 			usage(argv[0]);

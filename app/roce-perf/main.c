@@ -29,7 +29,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
-#include "app_args.h"
+#include <omni_num.h>
 #include <omni_signal.h>
 #include "rperf.h"
 
@@ -78,11 +78,11 @@ usage(FILE *f, const char *prog)
 
 /* A size: a number with an optional K or M (binary) suffix. */
 static bool
-parse_size(const char *s, unsigned long max, unsigned long *out)
+parse_size(const char *s, uint64_t max, uint64_t *out)
 {
 	char buf[32];
 	size_t len = strlen(s);
-	unsigned long mul = 1, v;
+	uint64_t mul = 1, v;
 
 	if (len == 0 || len >= sizeof(buf))
 		return false;
@@ -93,7 +93,7 @@ parse_size(const char *s, unsigned long max, unsigned long *out)
 		mul = 1024 * 1024;
 	if (mul != 1)
 		buf[len - 1] = '\0';
-	if (!app_parse_num(buf, max / mul, &v))
+	if (omni_parse_uint(buf, 0, max / mul, OMNI_NUM_DEC, &v) != 0)
 		return false;
 	*out = v * mul;
 	return true;
@@ -116,7 +116,7 @@ parse_seconds(const char *s, double *out)
 static bool
 parse_wire(const char *s, struct rperf_conf *c)
 {
-	unsigned long p, q;
+	uint64_t p, q;
 	char buf[32];
 	char *comma;
 
@@ -135,8 +135,8 @@ parse_wire(const char *s, struct rperf_conf *c)
 	if (comma == NULL)
 		return false;
 	*comma = '\0';
-	if (!app_parse_num(buf, RTE_MAX_ETHPORTS - 1, &p) ||
-	    !app_parse_num(comma + 1, RTE_MAX_ETHPORTS - 1, &q))
+	if (omni_parse_uint(buf, 0, RTE_MAX_ETHPORTS - 1, OMNI_NUM_DEC, &p) != 0 ||
+	    omni_parse_uint(comma + 1, 0, RTE_MAX_ETHPORTS - 1, OMNI_NUM_DEC, &q) != 0)
 		return false;
 	c->wire = RPERF_WIRE_PORTS;
 	c->ports[0] = (uint16_t)p;
@@ -171,7 +171,7 @@ parse_args(int argc, char **argv, struct rperf_conf *c)
 	};
 	/* options are applied after --mode, whose defaults they override */
 	const char *val[128] = { NULL };
-	unsigned long v;
+	uint64_t v;
 	int opt, mode = RPERF_SEND_BW;
 	bool verify = false;
 
@@ -208,7 +208,7 @@ parse_args(int argc, char **argv, struct rperf_conf *c)
 	c->verify = verify;
 #define NUM(ch, name, max, field) do { \
 	if (val[ch] != NULL) { \
-		if (!app_parse_num(val[ch], (max), &v)) { \
+		if (omni_parse_uint(val[ch], 0, (max), OMNI_NUM_DEC, &v) != 0) { \
 			fprintf(stderr, "roce-perf: %s %s: expected a number up to %lu\n", \
 				(name), val[ch], (unsigned long)(max)); \
 			return -1; \

@@ -28,7 +28,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
-#include "app_args.h"
+#include <omni_num.h>
 #include <omni_signal.h>
 #include "pipeline.h"
 #include "vrdma.h"
@@ -106,7 +106,8 @@ usage(FILE *f, const char *prog)
 }
 
 /* an option's number, or a line saying what was expected */
-#define num_opt(name, val, min, max, out) app_num_opt("vhost-user-rdma", name, val, min, max, out)
+#define num_opt(name, val, min, max, out) \
+	omni_num_opt("vhost-user-rdma", name, val, min, max, OMNI_NUM_DEC, out)
 
 static int
 parse_args(int argc, char **argv)
@@ -129,7 +130,7 @@ parse_args(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *prog = argv[0];
-	unsigned long v;
+	uint64_t v;
 	int c;
 
 	optind = 1;
@@ -196,7 +197,7 @@ parse_args(int argc, char **argv)
 			if (!num_opt("ring-size", optarg, 64, 1u << 16, &v))
 				return -1;
 			if (!rte_is_power_of_2((uint32_t)v)) {
-				fprintf(stderr, "vhost-user-rdma: --ring-size %lu: not a power "
+				fprintf(stderr, "vhost-user-rdma: --ring-size %" PRIu64 ": not a power "
 					"of two\n", v);
 				return -1;
 			}

@@ -32,7 +32,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
-#include "app_args.h"
+#include <omni_num.h>
 #include <omni_signal.h>
 
 #include "vperf.h"
@@ -79,7 +79,8 @@ usage(FILE *f, const char *prog)
 }
 
 /* an option's number, or a line saying what was expected */
-#define num_opt(name, val, min, max, out) app_num_opt("vrdma-perf", name, val, min, max, out)
+#define num_opt(name, val, min, max, out) \
+	omni_num_opt("vrdma-perf", name, val, min, max, OMNI_NUM_DEC, out)
 
 /* --pingpong: one device, the exchange's port, our address, the peer's MAC. */
 static int
@@ -130,7 +131,7 @@ parse_args(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long v;
+	uint64_t v;
 	unsigned int i;
 	int c;
 
