@@ -23,8 +23,14 @@ omni_ports_close_all(void)
 {
 	uint16_t p;
 
-	RTE_ETH_FOREACH_DEV(p)
-		omni_port_close(p, true);
+	/*
+	 * Close first: a port nobody started closes quietly (stopping it would
+	 * log "already stopped"); ethdev refuses a started one, stopped then.
+	 */
+	RTE_ETH_FOREACH_DEV(p) {
+		if (rte_eth_dev_close(p) != 0)
+			omni_port_close(p, true);
+	}
 }
 
 bool

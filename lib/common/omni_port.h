@@ -35,10 +35,11 @@ extern "C" {
 void omni_port_close(uint16_t port_id, bool started);
 
 /**
- * Stop and close every port still present, as testpmd does at exit: a port
- * stacked on another (net_opa_vnic on a fabric port) is closed before EAL
- * cleanup removes the vdevs under it. Call it after closing the program's
- * own ports.
+ * Close every port still present, as testpmd does at exit: a port stacked on
+ * another (net_opa_vnic on a fabric port) is closed before EAL cleanup
+ * removes the vdevs under it. A port still started (ethdev refuses to close
+ * it, and logs that) is stopped and closed. Call it after closing the
+ * program's own ports.
  */
 void omni_ports_close_all(void);
 
