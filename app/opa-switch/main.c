@@ -137,8 +137,8 @@ add_route(const char *arg)
 	}
 	cur = sw_fwd_lookup(&table, (uint32_t)lid, NULL);
 	if (cur >= 0 && cur != idx) {
-		fprintf(stderr, "opa-switch: --route %s: LID %" PRIu64 " already goes to port %d\n", arg,
-			lid, cur);
+		fprintf(stderr, "opa-switch: --route %s: LID %" PRIu64 " already goes to port %d\n",
+			arg, lid, cur);
 		return -1;
 	}
 	return sw_fwd_route_set(&table, (uint32_t)lid, (uint16_t)idx);

@@ -197,8 +197,8 @@ parse_args(int argc, char **argv)
 			if (!num_opt("ring-size", optarg, 64, 1u << 16, &v))
 				return -1;
 			if (!rte_is_power_of_2((uint32_t)v)) {
-				fprintf(stderr, "vhost-user-rdma: --ring-size %" PRIu64 ": not a power "
-					"of two\n", v);
+				fprintf(stderr, "vhost-user-rdma: --ring-size %" PRIu64
+					": not a power of two\n", v);
 				return -1;
 			}
 			opt.ring_size = (uint32_t)v;

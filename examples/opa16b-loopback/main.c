@@ -147,7 +147,8 @@ parse_args(int argc, char **argv, struct loop_conf *lc)
 			lc->tmpl.vesw_id = (uint16_t)v;
 			break;
 		case 'm':
-			ok = omni_num_opt(prog, name, optarg, 0, UINT32_MAX, OMNI_NUM_DEC, &lc->mtu);
+			ok = omni_num_opt(prog, name, optarg, 0, UINT32_MAX, OMNI_NUM_DEC,
+					  &lc->mtu);
 			break;
 		case 'i':
 			ok = omni_num_opt(prog, name, optarg, 0, 86400000, OMNI_NUM_DEC,
