@@ -30,6 +30,7 @@
 #include <rte_lcore.h>
 
 #include <omni_num.h>
+#include <omni_port.h>
 #include <omni_signal.h>
 #include "rperf.h"
 
@@ -326,8 +327,8 @@ main(int argc, char **argv)
 {
 	struct rperf_conf conf;
 	struct rperf_result res;
+	char err[RPERF_ERR_LEN];
 	unsigned int worker;
-	uint16_t port;
 	int ret, status = EXIT_FAIL;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -336,12 +337,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "roce-perf: EAL init failed: %s\n", rte_strerror(rte_errno));
 		return EXIT_FAIL;
 	}
-	argc -= ret;
-	argv += ret;
-	ret = parse_args(argc, argv, &conf);
+	ret = parse_args(argc - ret, argv + ret, &conf);
 	if (ret != 0) {
-		rte_eal_cleanup();
-		return ret > 0 ? 0 : EXIT_USAGE;
+		status = ret > 0 ? 0 : EXIT_USAGE;
+		goto out;
 	}
 	omni_stop_on_signals();
 	/* net_memif writes its control socket without MSG_NOSIGNAL */
@@ -357,14 +356,10 @@ main(int argc, char **argv)
 		worker = conf.lcore[0];
 	}
 	conf.lcore[1] = worker;
-	{
-		char err[RPERF_ERR_LEN];
-
-		if (rperf_conf_check(&conf, err, sizeof(err)) != 0) {
-			fprintf(stderr, "roce-perf: %s\n", err);
-			rte_eal_cleanup();
-			return EXIT_USAGE;
-		}
+	if (rperf_conf_check(&conf, err, sizeof(err)) != 0) {
+		fprintf(stderr, "roce-perf: %s\n", err);
+		status = EXIT_USAGE;
+		goto out;
 	}
 	print_setup(&conf);
 	ret = rperf_run(&conf, &res);
@@ -385,11 +380,9 @@ main(int argc, char **argv)
 		printf("roce-perf: ok\n");
 		status = 0;
 	}
+out:
 	/* ports the run did not use (it closes its own) */
-	RTE_ETH_FOREACH_DEV(port) {
-		(void)rte_eth_dev_stop(port);
-		(void)rte_eth_dev_close(port);
-	}
+	omni_ports_close_all();
 	fflush(stdout);
 	rte_eal_cleanup();
 	return status;

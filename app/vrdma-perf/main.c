@@ -759,25 +759,20 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		return EXIT_FAIL;
 	}
-	argc -= ret;
-	argv += ret;
-	if (parse_args(argc, argv) != 0) {
-		rte_eal_cleanup();
-		return EXIT_USAGE;
-	}
+	status = EXIT_USAGE;
+	if (parse_args(argc - ret, argv + ret) != 0)
+		goto out;
+	omni_stop_on_signals();
 	if (opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD) {
-		omni_stop_on_signals();
 		status = pingpong_run();
-		rte_eal_cleanup();
-		return status;
+		goto out;
 	}
 	lc = rte_get_next_lcore(-1, 1, 0);
 	if (lc >= RTE_MAX_LCORE) {
 		fprintf(stderr, "vrdma-perf: B needs a worker lcore: give EAL two, e.g. -l 0-1\n");
-		rte_eal_cleanup();
-		return EXIT_USAGE;
+		goto out;
 	}
-	omni_stop_on_signals();
+	status = EXIT_FAIL;
 	if (side_open(&sa, opt.sock[0], RTE_IPV4(10, 0, 0, 1)) != 0 ||
 	    side_open(&sb, opt.sock[1], RTE_IPV4(10, 0, 0, 2)) != 0)
 		goto out;
