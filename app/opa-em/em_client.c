@@ -12,6 +12,8 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include <omni_port.h>
+
 #include "em_client.h"
 #include "opa16b_fm.h"
 
@@ -70,8 +72,7 @@ em_client_start(struct em_client *c, unsigned int link_wait_ms)
 void
 em_client_stop(struct em_client *c)
 {
-	rte_eth_dev_stop(c->port_id);
-	rte_eth_dev_close(c->port_id);
+	omni_port_close(c->port_id, true);
 }
 
 static int

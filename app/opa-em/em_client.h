@@ -70,7 +70,7 @@ struct em_client {
 int em_client_start(struct em_client *c, unsigned int link_wait_ms);
 
 /**
- * Stop the fabric port.
+ * Stop and close the fabric port (also after a failed em_client_start()).
  *
  * @param c
  *   The client.

@@ -16,6 +16,7 @@
 
 #include <rte_hash_crc.h>
 
+#include <omni_num.h>
 #include "em_config.h"
 #include "opa16b_lmac.h"
 
@@ -100,26 +101,23 @@ parse_uint(struct ctx *c, yaml_node_t *n, const char *key, uint64_t min, uint64_
 	   uint64_t *out)
 {
 	const char *s = scalar(n);
-	unsigned long long v;
-	char *end;
+	int ret;
 
 	if (s == NULL || *s == '\0' || *s == '-' || *s == '+' || *s == ' ') {
 		fail(c, n, key, "expected a number");
 		return false;
 	}
-	errno = 0;
 	/* decimal, or hex with 0x: a leading 0 is not octal */
-	v = strtoull(s, &end, (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10);
-	if (errno != 0 || *end != '\0') {
+	ret = omni_parse_uint(s, min, max, OMNI_NUM_HEX, out);
+	if (ret == -EINVAL) {
 		fail(c, n, key, "'%s' is not a number", s);
 		return false;
 	}
-	if (v < min || v > max) {
+	if (ret != 0) {
 		fail(c, n, key, "%s is out of range %" PRIu64 "..%" PRIu64 " (0x%" PRIx64 ")",
 		     s, min, max, max);
 		return false;
 	}
-	*out = v;
 	return true;
 }
 

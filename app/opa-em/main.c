@@ -24,7 +24,7 @@
 #include <rte_mbuf.h>
 #include <rte_random.h>
 
-#include "app_args.h"
+#include <omni_num.h>
 #include <omni_signal.h>
 #include "em_client.h"
 #include "em_cmd.h"
@@ -53,8 +53,16 @@ usage(const char *prog)
 		prog);
 }
 
-int
-main(int argc, char **argv)
+/* What the command line gives. */
+struct em_opts {
+	uint64_t port, timeout, retries, link_wait;
+	struct em_watch_opts wo;
+	const char *cmd, *path;
+};
+
+/* @return -1 to go on, or the exit status after --help or a bad command line. */
+static int
+parse_args(int argc, char **argv, struct em_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "port", required_argument, NULL, 'p' },
@@ -66,50 +74,36 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long port = 0, timeout = 500, retries = 3, link_wait = 5000, v;
-	struct em_watch_opts wo = { 0, 0 };
-	struct em_client client;
-	struct em_config cfg;
-	const char *cmd, *path;
-	char err[512];
-	int ret, opt, rc;
+	uint64_t v;
+	int opt;
 
-	/* results and diagnostics interleave in order when both are piped */
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "opa-em: EAL init failed: %s\n", rte_strerror(rte_errno));
-		return EM_EXIT_USAGE;
-	}
-	argc -= ret;
-	argv += ret;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		bool ok = true;
 
 		switch (opt) {
 		case 'p':
-			ok = app_parse_num(optarg, RTE_MAX_ETHPORTS - 1, &port);
+			ok = omni_parse_uint(optarg, 0, RTE_MAX_ETHPORTS - 1, OMNI_NUM_DEC,
+					     &o->port) == 0;
 			break;
 		case 't':
-			ok = app_parse_num(optarg, 3600000, &timeout) && timeout > 0;
+			ok = omni_parse_uint(optarg, 1, 3600000, OMNI_NUM_DEC, &o->timeout) == 0;
 			break;
 		case 'r':
-			ok = app_parse_num(optarg, 100, &retries);
+			ok = omni_parse_uint(optarg, 0, 100, OMNI_NUM_DEC, &o->retries) == 0;
 			break;
 		case 'l':
-			ok = app_parse_num(optarg, 3600000, &link_wait);
+			ok = omni_parse_uint(optarg, 0, 3600000, OMNI_NUM_DEC, &o->link_wait) == 0;
 			break;
 		case 'c':
-			ok = app_parse_num(optarg, UINT_MAX, &v);
-			wo.count = (unsigned int)v;
+			ok = omni_parse_uint(optarg, 0, UINT_MAX, OMNI_NUM_DEC, &v) == 0;
+			o->wo.count = (unsigned int)v;
 			break;
 		case 's':
-			ok = app_parse_num(optarg, 86400 * 365, &v);
-			wo.seconds = (unsigned int)v;
+			ok = omni_parse_uint(optarg, 0, 86400 * 365, OMNI_NUM_DEC, &v) == 0;
+			o->wo.seconds = (unsigned int)v;
 			break;
 		case 'h':
 			usage(argv[0]);
-			rte_eal_cleanup();
 			return EM_EXIT_OK;
 		default:
 			ok = false;
@@ -120,7 +114,6 @@ main(int argc, char **argv)
 			if (optarg != NULL)
 				fprintf(stderr, "opa-em: bad value '%s'\n", optarg);
 			usage(argv[0]);
-			rte_eal_cleanup();
 			return EM_EXIT_USAGE;
 		}
 	}
@@ -128,33 +121,72 @@ main(int argc, char **argv)
 				   strcmp(argv[optind], "status") != 0 &&
 				   strcmp(argv[optind], "watch") != 0)) {
 		usage(argv[0]);
-		rte_eal_cleanup();
 		return EM_EXIT_USAGE;
 	}
-	cmd = argv[optind];
-	path = argv[optind + 1];
+	o->cmd = argv[optind];
+	o->path = argv[optind + 1];
+	return -1;
+}
 
-	/* a bad file is refused before anything is sent */
-	if (em_config_load(path, &cfg, err, sizeof(err)) != 0) {
-		fprintf(stderr, "opa-em: %s\n", err);
-		rte_eal_cleanup();
+/* Run the command over the started client; its counters on stderr. */
+static int
+run_cmd(struct em_client *client, const struct em_opts *o, struct em_config *cfg)
+{
+	int rc;
+
+	if (strcmp(o->cmd, "apply") == 0)
+		rc = em_cmd_apply(client, cfg);
+	else if (strcmp(o->cmd, "status") == 0)
+		rc = em_cmd_status(client, cfg);
+	else
+		rc = em_cmd_watch(client, cfg, &o->wo, &omni_stop);
+	fprintf(stderr, "opa-em: requests %" PRIu64 ", retries %" PRIu64 ", timeouts %"
+		PRIu64 ", replies %" PRIu64 ", traps %" PRIu64 ", ignored %" PRIu64 "\n",
+		client->stats.requests, client->stats.retries, client->stats.timeouts,
+		client->stats.replies, client->stats.traps, client->stats.ignored);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct em_opts o = { .timeout = 500, .retries = 3, .link_wait = 5000 };
+	struct em_client client;
+	struct em_config cfg;
+	bool port_used = false;
+	char err[512];
+	int ret, rc;
+
+	/* results and diagnostics interleave in order when both are piped */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "opa-em: EAL init failed: %s\n", rte_strerror(rte_errno));
 		return EM_EXIT_USAGE;
 	}
-	if (!rte_eth_dev_is_valid_port((uint16_t)port)) {
-		fprintf(stderr, "opa-em: no port %lu (give one with --vdev or a device)\n", port);
-		em_config_free(&cfg);
-		rte_eal_cleanup();
-		return EM_EXIT_USAGE;
+	memset(&client, 0, sizeof(client));
+	memset(&cfg, 0, sizeof(cfg));
+	rc = parse_args(argc - ret, argv + ret, &o);
+	if (rc >= 0)
+		goto out;
+	rc = EM_EXIT_USAGE;
+	/* a bad file is refused before anything is sent */
+	if (em_config_load(o.path, &cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "opa-em: %s\n", err);
+		goto out;
+	}
+	if (!rte_eth_dev_is_valid_port((uint16_t)o.port)) {
+		fprintf(stderr, "opa-em: no port %" PRIu64 " (give one with --vdev or a device)\n",
+			o.port);
+		goto out;
 	}
 	omni_stop_on_signals();
-
-	memset(&client, 0, sizeof(client));
-	client.port_id = (uint16_t)port;
+	client.port_id = (uint16_t)o.port;
 	client.lid = cfg.em_lid;
 	client.pkey = cfg.pkey;
 	client.sl = cfg.sl;
-	client.timeout_ms = (unsigned int)timeout;
-	client.retries = (unsigned int)retries;
+	client.timeout_ms = (unsigned int)o.timeout;
+	client.retries = (unsigned int)o.retries;
 	client.stop = &omni_stop;
 	/* random TIDs: late replies from an earlier run cannot match */
 	client.next_tid = rte_rand();
@@ -162,25 +194,16 @@ main(int argc, char **argv)
 					      RTE_PKTMBUF_HEADROOM + 4096, rte_socket_id());
 	if (client.pool == NULL) {
 		fprintf(stderr, "opa-em: no mbuf pool: %s\n", rte_strerror(rte_errno));
-		em_config_free(&cfg);
-		rte_eal_cleanup();
-		return EM_EXIT_USAGE;
+		goto out;
 	}
-	if (em_client_start(&client, (unsigned int)link_wait) != 0) {
+	port_used = true;
+	if (em_client_start(&client, (unsigned int)o.link_wait) != 0)
 		rc = EM_EXIT_UNREACHABLE;
-	} else {
-		if (strcmp(cmd, "apply") == 0)
-			rc = em_cmd_apply(&client, &cfg);
-		else if (strcmp(cmd, "status") == 0)
-			rc = em_cmd_status(&client, &cfg);
-		else
-			rc = em_cmd_watch(&client, &cfg, &wo, &omni_stop);
-		fprintf(stderr, "opa-em: requests %" PRIu64 ", retries %" PRIu64 ", timeouts %"
-			PRIu64 ", replies %" PRIu64 ", traps %" PRIu64 ", ignored %" PRIu64 "\n",
-			client.stats.requests, client.stats.retries, client.stats.timeouts,
-			client.stats.replies, client.stats.traps, client.stats.ignored);
+	else
+		rc = run_cmd(&client, &o, &cfg);
+out:
+	if (port_used)
 		em_client_stop(&client);
-	}
 	rte_mempool_free(client.pool);
 	em_config_free(&cfg);
 	rte_eal_cleanup();

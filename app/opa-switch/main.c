@@ -30,7 +30,8 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
-#include "app_args.h"
+#include <omni_num.h>
+#include <omni_port.h>
 #include <omni_signal.h>
 #include "sw_fwd.h"
 #include "sw_park.h"
@@ -96,11 +97,11 @@ usage(const char *prog)
 static int
 port_index(const char *s)
 {
-	unsigned long id;
+	uint64_t id;
 	uint16_t pid;
 	uint16_t i;
 
-	if (app_parse_num(s, UINT16_MAX, &id))
+	if (omni_parse_uint(s, 0, UINT16_MAX, OMNI_NUM_DEC, &id) == 0)
 		pid = (uint16_t)id;
 	else if (rte_eth_dev_get_port_by_name(s, &pid) != 0)
 		return -1;
@@ -115,7 +116,7 @@ add_route(const char *arg)
 {
 	char lid_s[32];
 	const char *eq = strchr(arg, '=');
-	unsigned long lid;
+	uint64_t lid;
 	int idx, cur;
 
 	if (eq == NULL || (size_t)(eq - arg) >= sizeof(lid_s)) {
@@ -124,7 +125,7 @@ add_route(const char *arg)
 	}
 	memcpy(lid_s, arg, eq - arg);
 	lid_s[eq - arg] = '\0';
-	if (!app_parse_num(lid_s, SW_LFT_SIZE - 1, &lid) || lid == 0) {
+	if (omni_parse_uint(lid_s, 1, SW_LFT_SIZE - 1, OMNI_NUM_HEX, &lid) != 0) {
 		fprintf(stderr, "opa-switch: --route %s: LID must be a unicast LID, 1..0x%x\n",
 			arg, SW_LFT_SIZE - 1);
 		return -1;
@@ -137,8 +138,8 @@ add_route(const char *arg)
 	}
 	cur = sw_fwd_lookup(&table, (uint32_t)lid, NULL);
 	if (cur >= 0 && cur != idx) {
-		fprintf(stderr, "opa-switch: --route %s: LID %lu already goes to port %d\n", arg,
-			lid, cur);
+		fprintf(stderr, "opa-switch: --route %s: LID %" PRIu64 " already goes to port %d\n",
+			arg, lid, cur);
 		return -1;
 	}
 	return sw_fwd_route_set(&table, (uint32_t)lid, (uint16_t)idx);
@@ -391,8 +392,43 @@ run(struct sw_park *park, double duration, double period)
 		print_learned();
 }
 
-int
-main(int argc, char **argv)
+/* What the options give besides the routes, which go straight into the table. */
+struct sw_opts {
+	uint64_t period, duration;
+	unsigned int nb_routes;
+	bool learn;
+};
+
+/* Every probed port is a switch port. @return 0, or -1 after saying why. */
+static int
+ports_collect(const char *prog)
+{
+	uint16_t pid;
+
+	RTE_ETH_FOREACH_DEV(pid) {
+		if (nb_ports == SW_PORTS_MAX) {
+			fprintf(stderr, "opa-switch: more than %u ports\n", SW_PORTS_MAX);
+			return -1;
+		}
+		ports[nb_ports].port_id = pid;
+		if (rte_eth_dev_get_name_by_port(pid, ports[nb_ports].name) != 0)
+			snprintf(ports[nb_ports].name, sizeof(ports[nb_ports].name), "port%u", pid);
+		nb_ports++;
+	}
+	if (nb_ports == 0) {
+		fprintf(stderr, "opa-switch: no ports (give them with --vdev or devices)\n");
+		usage(prog);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The options, after ports_collect() (--route names ports) and with the
+ * table ready. @return -1 to go on, or the exit status (0 after --help).
+ */
+static int
+parse_args(int argc, char **argv, struct sw_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "route", required_argument, NULL, 'r' },
@@ -402,13 +438,84 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long period = 0, duration = 0;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		bool ok = true;
+
+		switch (opt) {
+		case 'r':
+			ok = add_route(optarg) == 0;
+			o->nb_routes++;
+			optarg = NULL;	/* add_route() said why */
+			break;
+		case 'l':
+			o->learn = true;
+			break;
+		case 's':
+			ok = omni_parse_uint(optarg, 0, 86400, OMNI_NUM_DEC, &o->period) == 0;
+			break;
+		case 'd':
+			ok = omni_parse_uint(optarg, 0, 86400 * 365, OMNI_NUM_DEC,
+					     &o->duration) == 0;
+			break;
+		case 'h':
+			usage(argv[0]);
+			return 0;
+		default:
+			ok = false;
+			optarg = NULL;
+			break;
+		}
+		if (!ok) {
+			if (optarg != NULL)
+				fprintf(stderr, "opa-switch: bad value '%s'\n", optarg);
+			usage(argv[0]);
+			return 1;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "opa-switch: unexpected argument '%s'\n", argv[optind]);
+		usage(argv[0]);
+		return 1;
+	}
+	return -1;
+}
+
+/* The pool and every port started on it. @return 0, or -1 after saying why. */
+static int
+ports_start(struct rte_mempool **pool)
+{
+	uint16_t i;
+	int ret;
+
+	*pool = rte_pktmbuf_pool_create("sw_pool",
+					RTE_MAX(nb_ports * (SW_RX_DESC + SW_TX_DESC + 2 * SW_BURST) +
+						512u, 1023u),
+					256, 0, RTE_PKTMBUF_HEADROOM + 4096, rte_socket_id());
+	if (*pool == NULL) {
+		fprintf(stderr, "opa-switch: no mbuf pool: %s\n", rte_strerror(rte_errno));
+		return -1;
+	}
+	for (i = 0; i < nb_ports; i++) {
+		ret = port_start(&ports[i], *pool);
+		if (ret != 0) {
+			fprintf(stderr, "opa-switch: port %u (%s) cannot start: %s\n", i,
+				ports[i].name, rte_strerror(-ret));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct sw_opts o = { 0 };
 	struct rte_mempool *pool = NULL;
 	struct sw_park *park = NULL;
-	bool learn = false;
-	unsigned int nb_routes = 0;
-	int ret, opt, rc = 1;
-	uint16_t pid, i;
+	int ret, rc = 1;
+	uint16_t i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = rte_eal_init(argc, argv);
@@ -424,92 +531,29 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	park = sw_park_create();
 	if (park == NULL)
-		SW_LOG(WARNING, "cannot park the interrupt thread: a memif peer leaving may crash us");
-
-	RTE_ETH_FOREACH_DEV(pid) {
-		if (nb_ports == SW_PORTS_MAX) {
-			fprintf(stderr, "opa-switch: more than %u ports\n", SW_PORTS_MAX);
-			goto out_ports;
-		}
-		ports[nb_ports].port_id = pid;
-		if (rte_eth_dev_get_name_by_port(pid, ports[nb_ports].name) != 0)
-			snprintf(ports[nb_ports].name, sizeof(ports[nb_ports].name), "port%u", pid);
-		nb_ports++;
-	}
-	if (nb_ports == 0) {
-		fprintf(stderr, "opa-switch: no ports (give them with --vdev or devices)\n");
-		usage(argv[0]);
-		goto out_ports;
-	}
+		SW_LOG(WARNING,
+		       "cannot park the interrupt thread: a memif peer leaving may crash us");
+	if (ports_collect(argv[0]) != 0)
+		goto out;
 	if (sw_fwd_table_init(&table, nb_ports, false) != 0) {
 		fprintf(stderr, "opa-switch: no memory for the forwarding table\n");
-		goto out_ports;
+		goto out;
 	}
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		bool ok = true;
-
-		switch (opt) {
-		case 'r':
-			ok = add_route(optarg) == 0;
-			nb_routes++;
-			optarg = NULL;	/* add_route() said why */
-			break;
-		case 'l':
-			learn = true;
-			break;
-		case 's':
-			ok = app_parse_num(optarg, 86400, &period);
-			break;
-		case 'd':
-			ok = app_parse_num(optarg, 86400 * 365, &duration);
-			break;
-		case 'h':
-			usage(argv[0]);
-			rc = 0;
-			goto out_ports;
-		default:
-			ok = false;
-			optarg = NULL;
-			break;
-		}
-		if (!ok) {
-			if (optarg != NULL)
-				fprintf(stderr, "opa-switch: bad value '%s'\n", optarg);
-			usage(argv[0]);
-			goto out_ports;
-		}
+	ret = parse_args(argc, argv, &o);
+	if (ret >= 0) {
+		rc = ret;
+		goto out;
 	}
-	if (optind != argc) {
-		fprintf(stderr, "opa-switch: unexpected argument '%s'\n", argv[optind]);
-		usage(argv[0]);
-		goto out_ports;
-	}
-	table.learn = learn;
-
-	pool = rte_pktmbuf_pool_create("sw_pool",
-				       RTE_MAX(nb_ports * (SW_RX_DESC + SW_TX_DESC + 2 * SW_BURST) +
-					       512u, 1023u),
-				       256, 0, RTE_PKTMBUF_HEADROOM + 4096, rte_socket_id());
-	if (pool == NULL) {
-		fprintf(stderr, "opa-switch: no mbuf pool: %s\n", rte_strerror(rte_errno));
-		goto out_ports;
-	}
-	for (i = 0; i < nb_ports; i++) {
-		ret = port_start(&ports[i], pool);
-		if (ret != 0) {
-			fprintf(stderr, "opa-switch: port %u (%s) cannot start: %s\n", i,
-				ports[i].name, rte_strerror(-ret));
-			goto out_ports;
-		}
-	}
+	table.learn = o.learn;
+	if (ports_start(&pool) != 0)
+		goto out;
 	for (i = 0; i < nb_ports; i++)
 		printf("opa-switch: port %u: %s\n", i, ports[i].name);
-	printf("opa-switch: %u ports, %u routes, learning %s; forwarding\n", nb_ports, nb_routes,
-	       learn ? "on" : "off");
-	run(park, (double)duration, (double)period);
+	printf("opa-switch: %u ports, %u routes, learning %s; forwarding\n", nb_ports,
+	       o.nb_routes, o.learn ? "on" : "off");
+	run(park, (double)o.duration, (double)o.period);
 	rc = 0;
-
-out_ports:
+out:
 	/*
 	 * The interrupt thread stays parked from here to the process's end:
 	 * memif tears its rings down on close, and closing a memif server
@@ -520,11 +564,8 @@ out_ports:
 	if (sw_park_hold(park, NULL, 2000) != 0)
 		SW_LOG(WARNING, "interrupt thread not parked for shutdown");
 	/* closing also removes a memif server's socket file */
-	for (i = 0; i < nb_ports; i++) {
-		if (ports[i].started)
-			(void)rte_eth_dev_stop(ports[i].port_id);
-		(void)rte_eth_dev_close(ports[i].port_id);
-	}
+	for (i = 0; i < nb_ports; i++)
+		omni_port_close(ports[i].port_id, ports[i].started);
 	rte_mempool_free(pool);
 	sw_fwd_table_free(&table);
 	rte_eal_cleanup();

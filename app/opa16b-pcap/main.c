@@ -15,9 +15,9 @@
  * (an existing FIFO or device as OUT is written directly, never replaced).
  */
 
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +27,7 @@
 
 #include <pcap/pcap.h>
 
+#include <omni_num.h>
 #include "opa16b.h"
 #include "opa16b_vnic.h"
 
@@ -52,31 +53,20 @@ usage(FILE *out)
 		prog, prog, OPA16B_VNIC_ETH_MAX - OPA16B_VNIC_ETH_OVERHEAD);
 }
 
-/* Parse a decimal or 0x-hex number no larger than max: digits only. */
+/* A decimal or 0x-hex number no larger than max (omni_num.h's rules). */
 static int
-parse_num(const char *name, const char *arg, unsigned long max, unsigned long *val)
+parse_num(const char *name, const char *arg, uint64_t max, uint64_t *val)
 {
-	const char *s = arg, *c;
-	int hex = 0;
-	char *end;
+	int ret = omni_parse_uint(arg, 0, max, OMNI_NUM_HEX, val);
 
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		hex = 1;
-		s += 2;
-	}
-	for (c = s; *c != '\0'; c++)
-		if (!(hex ? isxdigit((unsigned char)*c) : isdigit((unsigned char)*c)))
-			break;
-	if (*s == '\0' || *c != '\0') {
+	if (ret == -EINVAL) {
 		fprintf(stderr, "%s: --%s: '%s' is not a decimal or 0x-hex number\n",
 			prog, name, arg);
 		return -1;
 	}
-	errno = 0;
-	*val = strtoul(s, &end, hex ? 16 : 10);
-	if (errno == ERANGE || *val > max) {
-		fprintf(stderr, "%s: --%s: %s is too wide for the field (max %lu / 0x%lx)\n",
-			prog, name, arg, max, max);
+	if (ret != 0) {
+		fprintf(stderr, "%s: --%s: %s is too wide for the field (max %" PRIu64 " / 0x%"
+			PRIx64 ")\n", prog, name, arg, max, max);
 		return -1;
 	}
 	return 0;
@@ -311,9 +301,9 @@ main(int argc, char **argv)
 	struct opa16b_vnic_fields f = {
 		.slid = 1, .dlid = 2, .pkey = 0x8001, .vesw_id = 1,
 	};
-	unsigned long mtu = OPA16B_VNIC_ETH_MAX - OPA16B_VNIC_ETH_OVERHEAD;
+	uint64_t mtu = OPA16B_VNIC_ETH_MAX - OPA16B_VNIC_ETH_OVERHEAD;
 	const struct option *opts;
-	unsigned long v;
+	uint64_t v;
 	int encap, c, idx;
 
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {

@@ -29,7 +29,8 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
-#include "app_args.h"
+#include <omni_num.h>
+#include <omni_port.h>
 #include <omni_signal.h>
 #include "rperf.h"
 
@@ -78,11 +79,11 @@ usage(FILE *f, const char *prog)
 
 /* A size: a number with an optional K or M (binary) suffix. */
 static bool
-parse_size(const char *s, unsigned long max, unsigned long *out)
+parse_size(const char *s, uint64_t max, uint64_t *out)
 {
 	char buf[32];
 	size_t len = strlen(s);
-	unsigned long mul = 1, v;
+	uint64_t mul = 1, v;
 
 	if (len == 0 || len >= sizeof(buf))
 		return false;
@@ -93,7 +94,7 @@ parse_size(const char *s, unsigned long max, unsigned long *out)
 		mul = 1024 * 1024;
 	if (mul != 1)
 		buf[len - 1] = '\0';
-	if (!app_parse_num(buf, max / mul, &v))
+	if (omni_parse_uint(buf, 0, max / mul, OMNI_NUM_DEC, &v) != 0)
 		return false;
 	*out = v * mul;
 	return true;
@@ -116,7 +117,7 @@ parse_seconds(const char *s, double *out)
 static bool
 parse_wire(const char *s, struct rperf_conf *c)
 {
-	unsigned long p, q;
+	uint64_t p, q;
 	char buf[32];
 	char *comma;
 
@@ -135,8 +136,8 @@ parse_wire(const char *s, struct rperf_conf *c)
 	if (comma == NULL)
 		return false;
 	*comma = '\0';
-	if (!app_parse_num(buf, RTE_MAX_ETHPORTS - 1, &p) ||
-	    !app_parse_num(comma + 1, RTE_MAX_ETHPORTS - 1, &q))
+	if (omni_parse_uint(buf, 0, RTE_MAX_ETHPORTS - 1, OMNI_NUM_DEC, &p) != 0 ||
+	    omni_parse_uint(comma + 1, 0, RTE_MAX_ETHPORTS - 1, OMNI_NUM_DEC, &q) != 0)
 		return false;
 	c->wire = RPERF_WIRE_PORTS;
 	c->ports[0] = (uint16_t)p;
@@ -171,7 +172,7 @@ parse_args(int argc, char **argv, struct rperf_conf *c)
 	};
 	/* options are applied after --mode, whose defaults they override */
 	const char *val[128] = { NULL };
-	unsigned long v;
+	uint64_t v;
 	int opt, mode = RPERF_SEND_BW;
 	bool verify = false;
 
@@ -208,7 +209,7 @@ parse_args(int argc, char **argv, struct rperf_conf *c)
 	c->verify = verify;
 #define NUM(ch, name, max, field) do { \
 	if (val[ch] != NULL) { \
-		if (!app_parse_num(val[ch], (max), &v)) { \
+		if (omni_parse_uint(val[ch], 0, (max), OMNI_NUM_DEC, &v) != 0) { \
 			fprintf(stderr, "roce-perf: %s %s: expected a number up to %lu\n", \
 				(name), val[ch], (unsigned long)(max)); \
 			return -1; \
@@ -326,8 +327,8 @@ main(int argc, char **argv)
 {
 	struct rperf_conf conf;
 	struct rperf_result res;
+	char err[RPERF_ERR_LEN];
 	unsigned int worker;
-	uint16_t port;
 	int ret, status = EXIT_FAIL;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -336,12 +337,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "roce-perf: EAL init failed: %s\n", rte_strerror(rte_errno));
 		return EXIT_FAIL;
 	}
-	argc -= ret;
-	argv += ret;
-	ret = parse_args(argc, argv, &conf);
+	ret = parse_args(argc - ret, argv + ret, &conf);
 	if (ret != 0) {
-		rte_eal_cleanup();
-		return ret > 0 ? 0 : EXIT_USAGE;
+		status = ret > 0 ? 0 : EXIT_USAGE;
+		goto out;
 	}
 	omni_stop_on_signals();
 	/* net_memif writes its control socket without MSG_NOSIGNAL */
@@ -357,14 +356,10 @@ main(int argc, char **argv)
 		worker = conf.lcore[0];
 	}
 	conf.lcore[1] = worker;
-	{
-		char err[RPERF_ERR_LEN];
-
-		if (rperf_conf_check(&conf, err, sizeof(err)) != 0) {
-			fprintf(stderr, "roce-perf: %s\n", err);
-			rte_eal_cleanup();
-			return EXIT_USAGE;
-		}
+	if (rperf_conf_check(&conf, err, sizeof(err)) != 0) {
+		fprintf(stderr, "roce-perf: %s\n", err);
+		status = EXIT_USAGE;
+		goto out;
 	}
 	print_setup(&conf);
 	ret = rperf_run(&conf, &res);
@@ -385,11 +380,9 @@ main(int argc, char **argv)
 		printf("roce-perf: ok\n");
 		status = 0;
 	}
+out:
 	/* ports the run did not use (it closes its own) */
-	RTE_ETH_FOREACH_DEV(port) {
-		(void)rte_eth_dev_stop(port);
-		(void)rte_eth_dev_close(port);
-	}
+	omni_ports_close_all();
 	fflush(stdout);
 	rte_eal_cleanup();
 	return status;

@@ -28,7 +28,8 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
-#include "app_args.h"
+#include <omni_num.h>
+#include <omni_port.h>
 #include <omni_signal.h>
 #include "pipeline.h"
 #include "vrdma.h"
@@ -106,7 +107,8 @@ usage(FILE *f, const char *prog)
 }
 
 /* an option's number, or a line saying what was expected */
-#define num_opt(name, val, min, max, out) app_num_opt("vhost-user-rdma", name, val, min, max, out)
+#define num_opt(name, val, min, max, out) \
+	omni_num_opt("vhost-user-rdma", name, val, min, max, OMNI_NUM_DEC, out)
 
 static int
 parse_args(int argc, char **argv)
@@ -129,7 +131,7 @@ parse_args(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *prog = argv[0];
-	unsigned long v;
+	uint64_t v;
 	int c;
 
 	optind = 1;
@@ -196,8 +198,8 @@ parse_args(int argc, char **argv)
 			if (!num_opt("ring-size", optarg, 64, 1u << 16, &v))
 				return -1;
 			if (!rte_is_power_of_2((uint32_t)v)) {
-				fprintf(stderr, "vhost-user-rdma: --ring-size %lu: not a power "
-					"of two\n", v);
+				fprintf(stderr, "vhost-user-rdma: --ring-size %" PRIu64
+					": not a power of two\n", v);
 				return -1;
 			}
 			opt.ring_size = (uint32_t)v;
@@ -512,6 +514,74 @@ wire_drain(const struct vsw *sw)
 	}
 }
 
+/* The switch and its station table. @return NULL after saying why. */
+static struct vsw *
+switch_create(void)
+{
+	struct vsw *sw;
+	int ret;
+
+	sw = rte_zmalloc("vur_switch", sizeof(*sw), RTE_CACHE_LINE_SIZE);
+	if (sw == NULL) {
+		fprintf(stderr, "vhost-user-rdma: no memory for the switch\n");
+		return NULL;
+	}
+	sw->wire_port = opt.port;
+	ret = vsw_fdb_create(sw, "vur_fdb");
+	if (ret != 0) {
+		fprintf(stderr, "vhost-user-rdma: station table: %s\n", rte_strerror(-ret));
+		vsw_fdb_free(sw);
+		rte_free(sw);
+		return NULL;
+	}
+	return sw;
+}
+
+/* Every descriptor, ring slot, burst, cache and device may hold an mbuf. */
+static struct rte_mempool *
+pool_make(unsigned int *nb_mbufs)
+{
+	struct rte_mempool *pool;
+	unsigned int n, data_room;
+
+	n = NB_RXD + rte_lcore_count() * (NB_TXD + 3 * opt.burst + MEMPOOL_CACHE) +
+	    2 * opt.ring_size + opt.nb_sockets * (4 * opt.ring_size + DEV_MBUFS);
+	n = RTE_MAX(n, 8191u);
+	/* a guest frame of the MTU, its virtio-net header and a VLAN tag, in one mbuf */
+	data_room = RTE_MAX((unsigned int)RTE_MBUF_DEFAULT_BUF_SIZE,
+			    RTE_PKTMBUF_HEADROOM + 12u + opt.mtu + RTE_ETHER_HDR_LEN +
+			    RTE_VLAN_HLEN);
+	pool = rte_pktmbuf_pool_create("vur_pool", n, MEMPOOL_CACHE, 0, (uint16_t)data_room,
+				       (int)rte_socket_id());
+	if (pool == NULL)
+		fprintf(stderr, "vhost-user-rdma: mbuf pool of %u: %s\n", n,
+			rte_strerror(rte_errno));
+	*nb_mbufs = n;
+	return pool;
+}
+
+/* Statistics every --stats seconds until SIGINT/SIGTERM, then the pipeline stopped. */
+static void
+serve(const struct vsw *sw, struct pipe *pipe)
+{
+	uint64_t hz = rte_get_timer_hz();
+	uint64_t next_stats = rte_get_timer_cycles() + (uint64_t)opt.stats_period * hz;
+
+	printf("serving %u device(s), pipeline %s\n", sw->nb_devs, opt.pipeline);
+	fflush(stdout);
+	while (!omni_stop) {
+		rte_delay_us_sleep(10 * 1000);
+		if (opt.stats_period != 0 && rte_get_timer_cycles() >= next_stats) {
+			stats_print(sw, pipe);
+			next_stats += (uint64_t)opt.stats_period * hz;
+		}
+	}
+	printf("stopping\n");
+	pipe_stop(pipe);
+	printf("final statistics:\n");
+	stats_print(sw, pipe);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -519,10 +589,9 @@ main(int argc, char **argv)
 	struct pipe *pipe = NULL;
 	struct vsw *sw = NULL;
 	struct vrdma_conf confs[VSW_MAX_DEVS];
-	unsigned int nb_mbufs = 0, data_room;
-	uint64_t hz, next_stats;
+	unsigned int nb_mbufs = 0;
 	bool port_started = false;
-	int ret, status = EXIT_FAIL;
+	int ret, status = EXIT_USAGE;
 
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
@@ -530,38 +599,15 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		return EXIT_FAIL;
 	}
-	argc -= ret;
-	argv += ret;
-	if (parse_args(argc, argv) != 0 || wire_pick() != 0) {
-		rte_eal_cleanup();
-		return EXIT_USAGE;
-	}
-	sw = rte_zmalloc("vur_switch", sizeof(*sw), RTE_CACHE_LINE_SIZE);
-	if (sw == NULL) {
-		fprintf(stderr, "vhost-user-rdma: no memory for the switch\n");
+	if (parse_args(argc - ret, argv + ret) != 0 || wire_pick() != 0)
 		goto out;
-	}
-	sw->wire_port = opt.port;
-	ret = vsw_fdb_create(sw, "vur_fdb");
-	if (ret != 0) {
-		fprintf(stderr, "vhost-user-rdma: station table: %s\n", rte_strerror(-ret));
+	status = EXIT_FAIL;
+	sw = switch_create();
+	if (sw == NULL)
 		goto out;
-	}
-	/* every descriptor, ring slot, burst, cache and device may hold an mbuf */
-	nb_mbufs = NB_RXD + rte_lcore_count() * (NB_TXD + 3 * opt.burst + MEMPOOL_CACHE) +
-		   2 * opt.ring_size + opt.nb_sockets * (4 * opt.ring_size + DEV_MBUFS);
-	nb_mbufs = RTE_MAX(nb_mbufs, 8191u);
-	/* a guest frame of the MTU, its virtio-net header and a VLAN tag, in one mbuf */
-	data_room = RTE_MAX((unsigned int)RTE_MBUF_DEFAULT_BUF_SIZE,
-			    RTE_PKTMBUF_HEADROOM + 12u + opt.mtu + RTE_ETHER_HDR_LEN +
-			    RTE_VLAN_HLEN);
-	pool = rte_pktmbuf_pool_create("vur_pool", nb_mbufs, MEMPOOL_CACHE, 0,
-				       (uint16_t)data_room, (int)rte_socket_id());
-	if (pool == NULL) {
-		fprintf(stderr, "vhost-user-rdma: mbuf pool of %u: %s\n", nb_mbufs,
-			rte_strerror(rte_errno));
+	pool = pool_make(&nb_mbufs);
+	if (pool == NULL)
 		goto out;
-	}
 	sw->pool = pool;
 	ret = devices_prepare(sw, pool, confs);
 	if (ret != 0) {
@@ -586,22 +632,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "vhost-user-rdma: pipeline start: %s\n", rte_strerror(-ret));
 		goto out;
 	}
-	printf("serving %u device(s), pipeline %s\n", sw->nb_devs, opt.pipeline);
-	fflush(stdout);
-
-	hz = rte_get_timer_hz();
-	next_stats = rte_get_timer_cycles() + (uint64_t)opt.stats_period * hz;
-	while (!omni_stop) {
-		rte_delay_us_sleep(10 * 1000);
-		if (opt.stats_period != 0 && rte_get_timer_cycles() >= next_stats) {
-			stats_print(sw, pipe);
-			next_stats += (uint64_t)opt.stats_period * hz;
-		}
-	}
-	printf("stopping\n");
-	pipe_stop(pipe);
-	printf("final statistics:\n");
-	stats_print(sw, pipe);
+	serve(sw, pipe);
 	status = 0;
 out:
 	if (pipe != NULL && pipe_running(pipe))
@@ -610,24 +641,13 @@ out:
 	vsw_telemetry_detach();
 	if (sw != NULL)
 		devices_destroy(sw);
-	if (port_started) {
+	if (port_started)
 		wire_drain(sw);
-		rte_eth_dev_stop(sw->wire_port);
-	}
 	if (sw != NULL)
-		rte_eth_dev_close(sw->wire_port);
-	if (pool != NULL) {
-		/* devices destroyed, rings drained, port closed: every mbuf is back */
-		unsigned int avail = rte_mempool_avail_count(pool);
-
-		if (status == 0) {
-			printf("mbufs: %u of %u in the pool%s\n", avail, nb_mbufs,
-			       avail == nb_mbufs ? "" : " (LEAK)");
-			if (avail != nb_mbufs)
-				status = EXIT_FAIL;
-		}
-		rte_mempool_free(pool);
-	}
+		omni_port_close(sw->wire_port, port_started);
+	/* devices destroyed, rings drained, port closed: every mbuf is back */
+	if (!omni_pool_release(pool, nb_mbufs, status == 0))
+		status = EXIT_FAIL;
 	if (sw != NULL)
 		vsw_fdb_free(sw);
 	rte_free(sw);

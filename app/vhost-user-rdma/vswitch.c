@@ -20,6 +20,7 @@
 #include <rte_udp.h>
 
 #include "omni_counters.h"
+#include "omni_num.h"
 #include "roce.h"
 #include "vswitch.h"
 
@@ -498,17 +499,14 @@ vsw_stats_dump(const struct vsw *sw, FILE *f)
 int
 vsw_parse_dev_id(const char *s, unsigned int nb_devs, unsigned int *id)
 {
-	unsigned int v = 0, i;
+	size_t len = strnlen(s, 6);
+	uint64_t v;
 
-	/* no sign, space or base prefix (strtoul would take them): digits only */
-	for (i = 0; s[i] != '\0'; i++) {
-		if (i == 5 || s[i] < '0' || s[i] > '9')
-			return -EINVAL;
-		v = v * 10 + (unsigned int)(s[i] - '0');
-	}
-	if (i == 0 || v >= nb_devs)
+	/* 1 to 5 decimal digits: a longer text is refused before it is read */
+	if (len == 0 || len > 5 || nb_devs == 0 ||
+	    omni_parse_uint_n(s, len, 0, nb_devs - 1, OMNI_NUM_DEC, &v) != 0)
 		return -EINVAL;
-	*id = v;
+	*id = (unsigned int)v;
 	return 0;
 }
 

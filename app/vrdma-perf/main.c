@@ -32,7 +32,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
-#include "app_args.h"
+#include <omni_num.h>
 #include <omni_signal.h>
 
 #include "vperf.h"
@@ -79,7 +79,8 @@ usage(FILE *f, const char *prog)
 }
 
 /* an option's number, or a line saying what was expected */
-#define num_opt(name, val, min, max, out) app_num_opt("vrdma-perf", name, val, min, max, out)
+#define num_opt(name, val, min, max, out) \
+	omni_num_opt("vrdma-perf", name, val, min, max, OMNI_NUM_DEC, out)
 
 /* --pingpong: one device, the exchange's port, our address, the peer's MAC. */
 static int
@@ -130,7 +131,7 @@ parse_args(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long v;
+	uint64_t v;
 	unsigned int i;
 	int c;
 
@@ -758,25 +759,20 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		return EXIT_FAIL;
 	}
-	argc -= ret;
-	argv += ret;
-	if (parse_args(argc, argv) != 0) {
-		rte_eal_cleanup();
-		return EXIT_USAGE;
-	}
+	status = EXIT_USAGE;
+	if (parse_args(argc - ret, argv + ret) != 0)
+		goto out;
+	omni_stop_on_signals();
 	if (opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD) {
-		omni_stop_on_signals();
 		status = pingpong_run();
-		rte_eal_cleanup();
-		return status;
+		goto out;
 	}
 	lc = rte_get_next_lcore(-1, 1, 0);
 	if (lc >= RTE_MAX_LCORE) {
 		fprintf(stderr, "vrdma-perf: B needs a worker lcore: give EAL two, e.g. -l 0-1\n");
-		rte_eal_cleanup();
-		return EXIT_USAGE;
+		goto out;
 	}
-	omni_stop_on_signals();
+	status = EXIT_FAIL;
 	if (side_open(&sa, opt.sock[0], RTE_IPV4(10, 0, 0, 1)) != 0 ||
 	    side_open(&sb, opt.sock[1], RTE_IPV4(10, 0, 0, 2)) != 0)
 		goto out;

@@ -7,34 +7,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <omni_num.h>
 #include "vperf.h"
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* @p n hex digits at @p s into @p v. @return 0, or -1 on anything else. */
+/* @p n hex digits at @p s (rdma-core's fixed-width fields: no 0x) into @p v. */
 static int
 hexfield(const char *s, unsigned int n, uint32_t *v)
 {
-	unsigned int k;
+	uint64_t x;
 
-	*v = 0;
-	for (k = 0; k < n; k++) {
-		int d = hexval(s[k]);
-
-		if (d < 0)
-			return -1;
-		*v = *v << 4 | (uint32_t)d;
-	}
+	if (omni_parse_uint_n(s, n, 0, UINT32_MAX, OMNI_NUM_HEX_BARE, &x) != 0)
+		return -1;
+	*v = (uint32_t)x;
 	return 0;
 }
 

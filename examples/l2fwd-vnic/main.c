@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +36,9 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
+#include <omni_num.h>
+#include <omni_port.h>
+#include <omni_signal.h>
 #include "opa16b_vnic.h"
 #include "pipeline.h"
 
@@ -113,15 +115,13 @@ struct lcore_ctr {
 } __rte_cache_aligned;
 
 static struct lcore_ctr ctr[RTE_MAX_LCORE];
-static volatile bool quit;
-static volatile bool signalled;
+/* The run's own end (--duration, --frames, a busy lcore); a signal sets omni_stop. */
+static volatile bool done;
 
-static void
-on_signal(int sig)
+static inline bool
+stopping(void)
 {
-	(void)sig;
-	signalled = true;
-	quit = true;
+	return done || omni_stop;
 }
 
 /* Plain mode: empty rounds before an idle lcore sleeps, and its longest sleep. */
@@ -152,27 +152,17 @@ usage(FILE *f, const char *prog)
 		prog, PIPE_BURST_MAX, IDLE_ROUNDS, IDLE_MAX_US);
 }
 
-/* A whole decimal or 0x-hex number no larger than @max. */
+/* A whole decimal or 0x-hex number in @min..@max (omni_num.h's rules). */
 static int
-parse_num(const char *s, uint64_t max, uint64_t *v)
+parse_num(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
-	char *end;
-	unsigned long long x;
-
-	if (s == NULL || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (errno != 0 || *end != '\0' || x > max)
-		return -EINVAL;
-	*v = x;
-	return 0;
+	return omni_parse_uint(s, min, max, OMNI_NUM_HEX, v) == 0 ? 0 : -EINVAL;
 }
 
 static int
 opt_num(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
-	if (parse_num(s, max, v) != 0 || *v < min) {
+	if (parse_num(s, min, max, v) != 0) {
 		fprintf(stderr, "l2fwd-vnic: %s: '%s' is not a number in %" PRIu64 "..%" PRIu64
 			"\n", opt, s, min, max);
 		return -EINVAL;
@@ -215,8 +205,8 @@ parse_map(const char *arg)
 			return -EINVAL;
 		}
 		*colon = '\0';
-		if (parse_num(pair, UINT16_MAX, &rx) != 0 ||
-		    parse_num(colon + 1, UINT16_MAX, &tx) != 0) {
+		if (parse_num(pair, 0, UINT16_MAX, &rx) != 0 ||
+		    parse_num(colon + 1, 0, UINT16_MAX, &tx) != 0) {
 			fprintf(stderr, "l2fwd-vnic: --map: '%s:%s' is not RX:TX\n", pair,
 				colon + 1);
 			return -EINVAL;
@@ -284,7 +274,7 @@ parse_encap(const char *arg)
 		}
 		if (colon != NULL)
 			*colon = '\0';
-		if (parse_num(field, max[i], &v[i]) != 0) {
+		if (parse_num(field, 0, max[i], &v[i]) != 0) {
 			fprintf(stderr, "l2fwd-vnic: --encap: %s '%s' is not a number in "
 				"0..%" PRIu64 "\n", what[i], field, max[i]);
 			return -EINVAL;
@@ -593,7 +583,7 @@ fwd_lcore(void *arg)
 	uint16_t idx = (uint16_t)(uintptr_t)arg;
 	unsigned int empty = 0, sleep_us = 1;
 
-	while (!quit) {
+	while (!stopping()) {
 		if (fwd_round(idx, pkts) > 0 || app.busy_poll) {
 			empty = 0;
 			sleep_us = 1;
@@ -676,7 +666,7 @@ links_wait(void)
 			    link.link_status == RTE_ETH_LINK_DOWN)
 				all_up = false;
 		}
-		if (all_up || quit)
+		if (all_up || stopping())
 			break;
 		rte_delay_us_sleep(100 * 1000);
 	} while (rte_get_timer_cycles() < end);
@@ -793,9 +783,9 @@ housekeeping(uint64_t start, uint64_t *next_stats)
 	uint64_t now = rte_get_timer_cycles(), hz = rte_get_timer_hz();
 
 	if (app.duration != 0 && now - start >= app.duration * hz)
-		quit = true;
+		done = true;
 	if (app.frames != 0 && forwarded() >= app.frames)
-		quit = true;
+		done = true;
 	if (app.stats_period != 0 && now >= *next_stats) {
 		print_ports("statistics:");
 		*next_stats = now + app.stats_period * hz;
@@ -889,63 +879,31 @@ drain_ports(void)
 	return freed;
 }
 
-int
-main(int argc, char **argv)
+/* The pool: every descriptor, ring slot, burst and cache may hold an mbuf. */
+static struct rte_mempool *
+pool_make(uint16_t nb_txq, unsigned int *nb_mbufs)
 {
-	struct rte_mbuf *pkts[PIPE_BURST_MAX];
-	struct rte_mempool *pool = NULL;
-	struct pipe *pipe = NULL;
-	unsigned int nb_mbufs, l;
-	uint64_t start, next_stats, next_check, hz, drained;
-	uint16_t p, nb_txq;
-	int ret, status = EXIT_FAIL;
-	bool main_fwd = false;
+	struct rte_mempool *pool;
+	unsigned int n;
+	uint16_t p;
 
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "l2fwd-vnic: EAL initialisation failed: %s\n",
-			rte_strerror(rte_errno));
-		return EXIT_FAIL;
-	}
-	argc -= ret;
-	argv += ret;
-	if (parse_args(argc, argv) != 0) {
-		rte_eal_cleanup();
-		return EXIT_USAGE;
-	}
-	if (app.pipeline != NULL) {
-		pipe = pipeline_make();
-		if (pipe == NULL) {
-			rte_eal_cleanup();
-			return EXIT_USAGE;
-		}
-		nb_txq = pipe_stage_nb_workers(pipe, 2);
-	} else {
-		plain_assign();
-		nb_txq = app.nb_fwd;
-		main_fwd = app.fwd_lcores[0] == rte_get_main_lcore();
-	}
-
-	/* every descriptor, ring slot, burst and cache may hold an mbuf */
-	nb_mbufs = 2 * app.ring_size + rte_lcore_count() * (3 * app.burst + MEMPOOL_CACHE);
+	n = 2 * app.ring_size + rte_lcore_count() * (3 * app.burst + MEMPOOL_CACHE);
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
 		if (app.used[p])
-			nb_mbufs += NB_RXD + nb_txq * NB_TXD;
-	nb_mbufs = RTE_MAX(nb_mbufs + 1024, 8191u);
-	pool = rte_pktmbuf_pool_create("l2fwd_vnic_pool", nb_mbufs, MEMPOOL_CACHE, 0,
+			n += NB_RXD + nb_txq * NB_TXD;
+	n = RTE_MAX(n + 1024, 8191u);
+	pool = rte_pktmbuf_pool_create("l2fwd_vnic_pool", n, MEMPOOL_CACHE, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
-	if (pool == NULL) {
-		fprintf(stderr, "l2fwd-vnic: mbuf pool of %u: %s\n", nb_mbufs,
-			rte_strerror(rte_errno));
-		goto out;
-	}
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
-		if (app.used[p] && port_setup(p, pool, nb_txq) != 0)
-			goto out;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	links_wait();
-	if (pipe != NULL) {
+	if (pool == NULL)
+		fprintf(stderr, "l2fwd-vnic: mbuf pool of %u: %s\n", n, rte_strerror(rte_errno));
+	*nb_mbufs = n;
+	return pool;
+}
+
+static void
+print_mode(void)
+{
+	if (app.pipeline != NULL) {
 		char spec[256];
 		struct pipe_placement pl;
 
@@ -959,12 +917,27 @@ main(int argc, char **argv)
 	printf("mac: %s\n", app.mac_mode == MAC_SWAP ? "swap" :
 	       app.mac_mode == MAC_REWRITE ? "rewrite" : "unchanged");
 	fflush(stdout);
+}
+
+/*
+ * Forward until --duration, --frames or a signal, then stop the forwarders:
+ * the pipeline drains its rings, lcores finish a round. The main lcore
+ * forwards itself when no worker does (@p main_fwd).
+ * @return 0, or -1 when the pipeline did not start.
+ */
+static int
+run(struct pipe *pipe, bool main_fwd, uint64_t *start)
+{
+	struct rte_mbuf *pkts[PIPE_BURST_MAX];
+	uint64_t next_stats, next_check, hz;
+	unsigned int l;
+	int ret;
 
 	if (pipe != NULL) {
 		ret = pipe_start(pipe);
 		if (ret != 0) {
 			fprintf(stderr, "l2fwd-vnic: pipeline start: %s\n", rte_strerror(-ret));
-			goto out;
+			return -1;
 		}
 	} else if (!main_fwd) {
 		for (l = 0; l < app.nb_fwd; l++) {
@@ -972,15 +945,15 @@ main(int argc, char **argv)
 						  app.fwd_lcores[l]) != 0) {
 				fprintf(stderr, "l2fwd-vnic: lcore %u is busy\n",
 					app.fwd_lcores[l]);
-				quit = true;
+				done = true;
 			}
 		}
 	}
 	hz = rte_get_timer_hz();
-	start = rte_get_timer_cycles();
-	next_stats = start + app.stats_period * hz;
-	next_check = start;
-	while (!quit) {
+	*start = rte_get_timer_cycles();
+	next_stats = *start + app.stats_period * hz;
+	next_check = *start;
+	while (!stopping()) {
 		if (main_fwd) {
 			fwd_round(0, pkts);
 			if (rte_get_timer_cycles() < next_check)
@@ -989,18 +962,23 @@ main(int argc, char **argv)
 		} else {
 			rte_delay_us_sleep(1000);
 		}
-		housekeeping(start, &next_stats);
+		housekeeping(*start, &next_stats);
 	}
-	/* stop forwarding: the pipeline drains its rings, lcores finish a round */
 	if (pipe != NULL)
 		pipe_stop(pipe);
 	else if (!main_fwd)
 		rte_eal_mp_wait_lcore();
-	drained = drain_ports();
+	return 0;
+}
+
+static void
+report(const struct pipe *pipe, uint64_t start, uint64_t drained)
+{
+	uint16_t p;
 
 	print_ports("final statistics:");
 	printf("forwarded %" PRIu64 " frames in %.3f s\n", forwarded(),
-	       (double)(rte_get_timer_cycles() - start) / (double)hz);
+	       (double)(rte_get_timer_cycles() - start) / (double)rte_get_timer_hz());
 	if (drained != 0)
 		printf("freed %" PRIu64 " frames still queued on rx at exit\n", drained);
 	if (pipe != NULL)
@@ -1008,7 +986,52 @@ main(int argc, char **argv)
 	for (p = 0; app.xstats && p < RTE_MAX_ETHPORTS; p++)
 		if (app.used[p])
 			print_xstats(p);
-	if (app.hold && !signalled) {
+}
+
+int
+main(int argc, char **argv)
+{
+	struct rte_mempool *pool = NULL;
+	struct pipe *pipe = NULL;
+	unsigned int nb_mbufs = 0;
+	uint64_t start, drained;
+	uint16_t p, nb_txq;
+	int ret, status = EXIT_USAGE;
+	bool main_fwd = false;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "l2fwd-vnic: EAL initialisation failed: %s\n",
+			rte_strerror(rte_errno));
+		return EXIT_FAIL;
+	}
+	if (parse_args(argc - ret, argv + ret) != 0)
+		goto out;
+	if (app.pipeline != NULL) {
+		pipe = pipeline_make();
+		if (pipe == NULL)
+			goto out;
+		nb_txq = pipe_stage_nb_workers(pipe, 2);
+	} else {
+		plain_assign();
+		nb_txq = app.nb_fwd;
+		main_fwd = app.fwd_lcores[0] == rte_get_main_lcore();
+	}
+	status = EXIT_FAIL;
+	pool = pool_make(nb_txq, &nb_mbufs);
+	if (pool == NULL)
+		goto out;
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+		if (app.used[p] && port_setup(p, pool, nb_txq) != 0)
+			goto out;
+	omni_stop_on_signals();
+	links_wait();
+	print_mode();
+	if (run(pipe, main_fwd, &start) != 0)
+		goto out;
+	drained = drain_ports();
+	report(pipe, start, drained);
+	if (app.hold && !omni_stop) {
 		/*
 		 * Nothing polls the ports now: a peer may go away safely (DPDK
 		 * 22.11's memif unmaps its rings on a peer's disconnect, under a
@@ -1016,39 +1039,24 @@ main(int argc, char **argv)
 		 */
 		printf("holding the ports open until SIGINT/SIGTERM\n");
 		fflush(stdout);
-		while (!signalled)
+		while (!omni_stop)
 			rte_delay_us_sleep(10000);
 	}
 	status = 0;
 out:
 	pipe_destroy(pipe);
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
-		if (app.started[p])
-			rte_eth_dev_stop(p);
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
 		if (app.used[p])
-			rte_eth_dev_close(p);
-	}
+			omni_port_close(p, app.started[p]);
 	/*
 	 * Then every port left, as testpmd does: a fabric port net_opa_vnic
 	 * released on its last close is closed before EAL removes the vdevs
 	 * in creation order (a started wire under it would refuse to close).
 	 */
-	RTE_ETH_FOREACH_DEV(p) {
-		rte_eth_dev_stop(p);
-		rte_eth_dev_close(p);
-	}
-	if (pool != NULL) {
-		/* ports closed: every mbuf must be back */
-		unsigned int avail = rte_mempool_avail_count(pool);
-
-		if (status == 0) {
-			printf("mbufs: %u of %u in the pool%s\n", avail, nb_mbufs,
-			       avail == nb_mbufs ? "" : " (LEAK)");
-			if (avail != nb_mbufs)
-				status = EXIT_FAIL;
-		}
-		rte_mempool_free(pool);
-	}
+	omni_ports_close_all();
+	/* ports closed: every mbuf must be back */
+	if (!omni_pool_release(pool, nb_mbufs, status == 0))
+		status = EXIT_FAIL;
 	fflush(stdout);
 	rte_eal_cleanup();
 	return status;

@@ -22,10 +22,8 @@
  *             [--lie-mac-count N]
  */
 
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -37,13 +35,16 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include <omni_num.h>
+#include <omni_port.h>
+#include <omni_signal.h>
 #include "vema_agent.h"
 #include "vnic_stats.h"
 
 #define BURST 32
 
-static volatile bool stop;
-static volatile bool add_mac;
+/* SIGUSR1: add a MAC to every vport (SIGINT and SIGTERM set omni_stop) */
+static volatile sig_atomic_t add_mac;
 
 static struct vnic_txq_stats txq[VEMA_VPORTS_MAX];
 static struct vnic_rxq_stats rxq[VEMA_VPORTS_MAX];
@@ -52,12 +53,10 @@ static struct rte_ether_addr extra_macs[VEMA_VPORTS_MAX][64];
 static uint16_t nb_extra[VEMA_VPORTS_MAX];
 
 static void
-on_signal(int sig)
+on_usr1(int sig)
 {
-	if (sig == SIGUSR1)
-		add_mac = true;
-	else
-		stop = true;
+	(void)sig;
+	add_mac = 1;
 }
 
 static void
@@ -205,8 +204,14 @@ start_port(uint16_t port, struct rte_mempool *pool)
 	return ret;
 }
 
-int
-main(int argc, char **argv)
+/* What the options give; lie is UINT64_MAX unless --lie-mac-count is given. */
+struct host_opts {
+	uint64_t lid, port, port_num, lie;
+};
+
+/* @return 0, or 1 after saying why. */
+static int
+parse_args(int argc, char **argv, struct host_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "lid", required_argument, NULL, 'l' },
@@ -215,69 +220,47 @@ main(int argc, char **argv)
 		{ "lie-mac-count", required_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static uint8_t pkt[VEMA_PKT_MAX], out[VEMA_PKT_MAX];
-	struct vema_agent_conf conf = { .on_new = on_new, .on_event = on_event };
-	const struct vema_agent_stats *st;
-	struct rte_mbuf *rx[BURST];
-	struct rte_mempool *pool;
-	struct vema_agent *a;
-	unsigned long lid = 0, port = 0, port_num = 1, lie = ULONG_MAX;
-	uint64_t hz;
-	int ret, opt;
-	unsigned int i;
+	int opt, idx = 0;
+	bool ok;
 
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "vema-host: EAL init failed\n");
-		return 1;
-	}
-	argc -= ret;
-	argv += ret;
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		char *end;
-		unsigned long v;
+	while ((opt = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
+		const char *name = longopts[idx].name;
 
-		errno = 0;
-		v = optarg ? strtoul(optarg, &end, 0) : 0;
-		if (optarg == NULL || errno != 0 || *end != '\0') {
-			fprintf(stderr, "vema-host: bad option\n");
-			return 1;
-		}
 		if (opt == 'l')
-			lid = v;
+			ok = omni_num_opt("vema-host", name, optarg, 1, OPA16B_LID_MAX,
+					  OMNI_NUM_DEC, &o->lid);
 		else if (opt == 'p')
-			port = v;
+			ok = omni_num_opt("vema-host", name, optarg, 0, RTE_MAX_ETHPORTS - 1,
+					  OMNI_NUM_DEC, &o->port);
 		else if (opt == 'n')
-			port_num = v;
+			ok = omni_num_opt("vema-host", name, optarg, 0, 255, OMNI_NUM_DEC,
+					  &o->port_num);
 		else if (opt == 'x')
-			lie = v;
+			ok = omni_num_opt("vema-host", name, optarg, 0, UINT16_MAX, OMNI_NUM_DEC,
+					  &o->lie);
 		else
+			ok = false;
+		if (!ok)
 			return 1;
 	}
-	if (lid == 0 || lid > OPA16B_LID_MAX || port >= RTE_MAX_ETHPORTS || port_num > 255 ||
-	    (lie != ULONG_MAX && lie > UINT16_MAX) ||
-	    !rte_eth_dev_is_valid_port((uint16_t)port)) {
+	if (o->lid == 0 || !rte_eth_dev_is_valid_port((uint16_t)o->port)) {
 		fprintf(stderr, "usage: vema-host [EAL] -- --lid LID [--port N] [--port-num P]\n");
 		return 1;
 	}
-	conf.lid = (uint32_t)lid;
-	conf.port_num = (uint8_t)port_num;
-	a = vema_agent_create(&conf);
-	pool = rte_pktmbuf_pool_create("host_pool", 1023, 0, 0, RTE_PKTMBUF_HEADROOM + 4096,
-				       rte_socket_id());
-	if (a == NULL || pool == NULL || start_port((uint16_t)port, pool) != 0) {
-		fprintf(stderr, "vema-host: cannot start\n");
-		return 1;
-	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGUSR1, on_signal);
-	printf("vema-host: LID %lu listening on port %lu\n", lid, port);
-	fflush(stdout);
+	return 0;
+}
 
-	hz = rte_get_timer_hz();
-	while (!stop) {
-		uint16_t n = rte_eth_rx_burst((uint16_t)port, 0, rx, BURST);
+/* Answer the EM and send the agent's traps until SIGINT or SIGTERM. */
+static void
+serve(struct vema_agent *a, uint16_t port, struct rte_mempool *pool, uint64_t lie)
+{
+	static uint8_t pkt[VEMA_PKT_MAX], out[VEMA_PKT_MAX];
+	uint64_t hz = rte_get_timer_hz();
+	struct rte_mbuf *rx[BURST];
+	unsigned int i;
+
+	while (!omni_stop) {
+		uint16_t n = rte_eth_rx_burst(port, 0, rx, BURST);
 		uint64_t now_ns;
 		size_t len;
 
@@ -288,32 +271,76 @@ main(int argc, char **argv)
 				p = rte_pktmbuf_read(rx[i], 0, rx[i]->pkt_len, pkt);
 			len = p != NULL ? vema_agent_rx(a, p, rx[i]->pkt_len, out, sizeof(out)) : 0;
 			rte_pktmbuf_free(rx[i]);
-			if (len > 0 && lie != ULONG_MAX)
+			if (len > 0 && lie != UINT64_MAX)
 				lie_mac_count(out, len, (uint16_t)lie);
 			if (len > 0)
-				send_pkt((uint16_t)port, pool, out, len);
+				send_pkt(port, pool, out, len);
 		}
 		if (add_mac) {
-			add_mac = false;
+			add_mac = 0;
 			add_iface_macs(a);
 		}
 		now_ns = (uint64_t)((double)rte_get_timer_cycles() * 1e9 / (double)hz);
 		while ((len = vema_agent_poll(a, now_ns, out, sizeof(out))) > 0)
-			send_pkt((uint16_t)port, pool, out, len);
+			send_pkt(port, pool, out, len);
 		if (n == 0)
 			rte_delay_us_sleep(100);
 	}
-	st = vema_agent_stats(a);
+}
+
+static void
+print_stats(const struct vema_agent *a)
+{
+	const struct vema_agent_stats *st = vema_agent_stats(a);
+	unsigned int i;
+
 	fprintf(stderr, "vema-host: rx %" PRIu64 " replies %" PRIu64 " (errors %" PRIu64
 		") traps %" PRIu64 " deferred %" PRIu64 " no_lid %" PRIu64, st->rx, st->replies,
 		st->replies_error, st->traps, st->traps_deferred, st->traps_no_lid);
 	for (i = 0; i < VEMA_DROP_MAX; i++)
 		fprintf(stderr, " %s %" PRIu64, vema_drop_name(i), st->drops[i]);
 	fprintf(stderr, "\n");
-	rte_eth_dev_stop((uint16_t)port);
-	rte_eth_dev_close((uint16_t)port);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct vema_agent_conf conf = { .on_new = on_new, .on_event = on_event };
+	struct host_opts o = { .port_num = 1, .lie = UINT64_MAX };
+	struct rte_mempool *pool = NULL;
+	struct vema_agent *a = NULL;
+	bool port_used = false;
+	int ret, rc = 1;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "vema-host: EAL init failed\n");
+		return 1;
+	}
+	if (parse_args(argc - ret, argv + ret, &o) != 0)
+		goto out;
+	conf.lid = (uint32_t)o.lid;
+	conf.port_num = (uint8_t)o.port_num;
+	a = vema_agent_create(&conf);
+	pool = rte_pktmbuf_pool_create("host_pool", 1023, 0, 0, RTE_PKTMBUF_HEADROOM + 4096,
+				       rte_socket_id());
+	port_used = a != NULL && pool != NULL;
+	if (!port_used || start_port((uint16_t)o.port, pool) != 0) {
+		fprintf(stderr, "vema-host: cannot start\n");
+		goto out;
+	}
+	omni_stop_on_signals();
+	signal(SIGUSR1, on_usr1);
+	printf("vema-host: LID %" PRIu64 " listening on port %" PRIu64 "\n", o.lid, o.port);
+	fflush(stdout);
+	serve(a, (uint16_t)o.port, pool, o.lie);
+	print_stats(a);
+	rc = 0;
+out:
+	if (port_used)
+		omni_port_close((uint16_t)o.port, true);
 	vema_agent_free(a);
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
-	return 0;
+	return rc;
 }

@@ -41,8 +41,15 @@ omni_devargs_parse(const char *who, const char *args, const struct omni_devarg *
 		return -EINVAL;
 	}
 	for (i = 0; i < n && ret == 0; i++) {
-		if (rte_kvargs_count(kv, table[i].key) == 0)
+		unsigned int count = rte_kvargs_count(kv, table[i].key);
+
+		if (count == 0)
 			continue;
+		if (count > 1 && (table[i].flags & OMNI_DEVARG_ONCE)) {
+			OMNI_LOG(ERR, "%s: devarg %s given twice", who, table[i].key);
+			ret = -EINVAL;
+			break;
+		}
 		ret = rte_kvargs_process(kv, table[i].key, table[i].handler, opaque);
 	}
 	rte_kvargs_free(kv);

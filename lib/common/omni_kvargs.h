@@ -22,16 +22,23 @@
 extern "C" {
 #endif
 
+/** Flags of struct omni_devarg. */
+enum omni_devarg_flags {
+	OMNI_DEVARG_ONCE = 1 << 0, /**< given twice is an error (default: the last wins) */
+};
+
 /** One devarg: its key and the handler that parses and stores its value. */
 struct omni_devarg {
 	const char *key;          /**< the key, e.g. "lid" */
 	arg_handler_t handler;    /**< (key, value, opaque): 0 or a negative errno */
+	unsigned int flags;       /**< ::omni_devarg_flags */
 };
 
 /**
  * Parse @p args (may be NULL or empty: nothing to do) against @p table.
  * Each key given is handed to its handler with @p opaque, in the order of the
- * table; a key given twice is handled twice (the last value wins).
+ * table; a key given twice is handled twice (the last value wins), or refused
+ * when its entry has ::OMNI_DEVARG_ONCE.
  *
  * @param who
  *   The driver's name, for error messages (e.g. "net_hfi1").

@@ -5,10 +5,12 @@
 /*
  * lib/common's mbuf walk (omni_mbuf.h) on real chains: every offset and
  * length over chains of several segment sizes (empty segments included),
- * against the flat bytes the chain was built from.
+ * against the flat bytes the chain was built from. And the exit path's
+ * helpers (omni_port.h) on real ports (net_null vdevs) and a real pool.
  */
 
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,10 +18,13 @@
 
 #include <cmocka.h>
 
+#include <rte_bus_vdev.h>
+#include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include "mbuf_test_util.h"
 #include "omni_mbuf.h"
+#include "omni_port.h"
 #include "test_eal.h"
 
 #define FLAT_LEN 700
@@ -124,6 +129,82 @@ test_copy_in_overwrites_in_place(void **state)
 	rte_pktmbuf_free(m);
 }
 
+/* A net_null port named @p name, configured and (when @p start) started. */
+static uint16_t
+null_port(const char *name, bool start)
+{
+	struct rte_eth_conf conf;
+	uint16_t port;
+
+	memset(&conf, 0, sizeof(conf));
+	assert_int_equal(rte_vdev_init(name, NULL), 0);
+	assert_int_equal(rte_eth_dev_get_port_by_name(name, &port), 0);
+	assert_int_equal(rte_eth_dev_configure(port, 1, 1, &conf), 0);
+	assert_int_equal(rte_eth_rx_queue_setup(port, 0, 64, SOCKET_ID_ANY, NULL, test_pool), 0);
+	assert_int_equal(rte_eth_tx_queue_setup(port, 0, 64, SOCKET_ID_ANY, NULL), 0);
+	if (start)
+		assert_int_equal(rte_eth_dev_start(port), 0);
+	return port;
+}
+
+/*
+ * omni_port_close() stops a started port before closing it (ethdev refuses
+ * to close a started one) and closes a stopped one; omni_ports_close_all()
+ * leaves no port behind, started or not.
+ */
+static void
+test_port_close(void **state)
+{
+	uint16_t a, b, c;
+
+	(void)state;
+	a = null_port("net_null_omni0", true);
+	omni_port_close(a, true);
+	assert_false(rte_eth_dev_is_valid_port(a));
+	b = null_port("net_null_omni1", false);
+	omni_port_close(b, false);
+	assert_false(rte_eth_dev_is_valid_port(b));
+	/* an id no longer valid does nothing */
+	omni_port_close(b, true);
+	b = null_port("net_null_omni2", true);
+	c = null_port("net_null_omni3", false);
+	omni_ports_close_all();
+	assert_false(rte_eth_dev_is_valid_port(b));
+	assert_false(rte_eth_dev_is_valid_port(c));
+	assert_int_equal(rte_eth_dev_count_avail(), 0);
+	assert_int_equal(rte_vdev_uninit("net_null_omni0"), 0);
+	assert_int_equal(rte_vdev_uninit("net_null_omni1"), 0);
+	assert_int_equal(rte_vdev_uninit("net_null_omni2"), 0);
+	assert_int_equal(rte_vdev_uninit("net_null_omni3"), 0);
+}
+
+/* omni_pool_release() is false only when it reports and an mbuf is missing. */
+static void
+test_pool_release(void **state)
+{
+	struct rte_mempool *p;
+	struct rte_mbuf *m;
+
+	(void)state;
+	assert_true(omni_pool_release(NULL, 8, true));
+	p = rte_pktmbuf_pool_create("omni_rel0", 8, 0, 0, 256, SOCKET_ID_ANY);
+	assert_non_null(p);
+	m = rte_pktmbuf_alloc(p);
+	assert_non_null(m);
+	rte_pktmbuf_free(m);
+	assert_true(omni_pool_release(p, 8, true));
+	p = rte_pktmbuf_pool_create("omni_rel1", 8, 0, 0, 256, SOCKET_ID_ANY);
+	assert_non_null(p);
+	assert_non_null(rte_pktmbuf_alloc(p));
+	assert_false(omni_pool_release(p, 8, true));
+	p = rte_pktmbuf_pool_create("omni_rel2", 8, 0, 0, 256, SOCKET_ID_ANY);
+	assert_non_null(p);
+	assert_non_null(rte_pktmbuf_alloc(p));
+	/* an exit path that already failed: no check, the pool is still freed */
+	assert_true(omni_pool_release(p, 8, false));
+	assert_null(rte_mempool_lookup("omni_rel2"));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -131,6 +212,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_span_pieces_cover_the_range),
 		cmocka_unit_test(test_span_skips_empty_segments),
 		cmocka_unit_test(test_copy_in_overwrites_in_place),
+		cmocka_unit_test(test_port_close),
+		cmocka_unit_test(test_pool_release),
 	};
 
 	if (argc > 1)

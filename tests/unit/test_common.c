@@ -258,8 +258,8 @@ demo_wire(const char *key, const char *val, void *opaque)
 }
 
 static const struct omni_devarg demo_devargs[] = {
-	{ "lid", demo_lid },
-	{ "wire", demo_wire },
+	{ "lid", demo_lid, 0 },
+	{ "wire", demo_wire, 0 },
 };
 
 static void
@@ -287,6 +287,30 @@ test_devargs_table(void **state)
 	assert_string_equal(a.wire, "b");
 }
 
+static const struct omni_devarg demo_devargs_once[] = {
+	{ "lid", demo_lid, OMNI_DEVARG_ONCE },
+	{ "wire", demo_wire, 0 },
+};
+
+/* OMNI_DEVARG_ONCE refuses its key given twice, before any handler runs. */
+static void
+test_devargs_once(void **state)
+{
+	struct demo_args a = { .lid = 1 };
+
+	(void)state;
+	assert_int_equal(omni_devargs_parse("t", "lid=2,wire=a", demo_devargs_once, 2, &a), 0);
+	assert_int_equal(a.lid, 2);
+	a.seen_wire = 0;
+	assert_int_equal(omni_devargs_parse("t", "lid=3,lid=4", demo_devargs_once, 2, &a),
+			 -EINVAL);
+	assert_int_equal(a.lid, 2);
+	/* the flag is per key: wire, without it, is still handled twice */
+	assert_int_equal(omni_devargs_parse("t", "wire=b,wire=c", demo_devargs_once, 2, &a), 0);
+	assert_int_equal(a.seen_wire, 2);
+	assert_string_equal(a.wire, "c");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -300,6 +324,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_counter_table_names_values_sums),
 		cmocka_unit_test(test_counter_table_named_apart),
 		cmocka_unit_test(test_devargs_table),
+		cmocka_unit_test(test_devargs_once),
 	};
 
 	if (argc > 1)

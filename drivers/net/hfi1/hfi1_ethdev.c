@@ -21,6 +21,9 @@
 #include <rte_kvargs.h>
 #include <rte_malloc.h>
 
+#include <omni_kvargs.h>
+#include <omni_num.h>
+
 #include "hfi1_ethdev.h"
 #include "hfi1_log.h"
 #include "omni_counters.h"
@@ -46,12 +49,6 @@ static const struct eth_dev_ops hfi1_eth_dev_ops;
 #define ARG_RX_LAYOUT "rx_layout"
 #define ARG_SERVICE "service"
 
-static const char *const hfi1_vdev_args[] = {
-	ARG_MODEL, ARG_LID, ARG_PKEYS, ARG_MTU, ARG_CONTEXTS, ARG_ENGINES,
-	ARG_WIRE, ARG_LAYOUT, ARG_RX_LAYOUT, ARG_SERVICE, NULL
-};
-static const char *const hfi1_pci_args[] = { ARG_RX_LAYOUT, NULL };
-
 struct hfi1_args {
 	struct hfi1_model_conf mc;
 	int model;
@@ -59,22 +56,135 @@ struct hfi1_args {
 	enum hfi1_egr_layout rx_layout;
 };
 
-static int
-parse_uint(const char *key, const char *val, unsigned long min,
-		unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
+/*
+ * One handler per devarg (lib/common's omni_kvargs.h): each checks its range
+ * and stores into struct hfi1_args. Numbers are decimal; lid and pkeys also
+ * take 0x hex, as LIDs and P_Keys are usually written.
+ */
 
-	errno = 0;
-	v = strtoul(val, &end, 0);
-	if (val[0] == '\0' || val[0] == '-' || *end != '\0' || errno != 0 ||
-	    v < min || v > max) {
-		HFI1_LOG(ERR, "%s=%s: expected a number in %lu..%lu", key, val,
-				min, max);
+static int
+arg_model(const char *key, const char *val, void *opaque)
+{
+	struct hfi1_args *a = opaque;
+	uint64_t v;
+
+	if (omni_devarg_uint(key, val, 0, 1, OMNI_NUM_DEC, &v) != 0)
+		return -EINVAL;
+	a->model = (int)v;
+	return 0;
+}
+
+static int
+arg_lid(const char *key, const char *val, void *opaque)
+{
+	struct hfi1_args *a = opaque;
+	uint64_t v;
+
+	/* Unicast 16-bit LIDs: the DLID CSR holds 16 bits. */
+	if (omni_devarg_uint(key, val, 1, 0xBFFF, OMNI_NUM_HEX, &v) != 0)
+		return -EINVAL;
+	a->mc.lid = (uint32_t)v;
+	return 0;
+}
+
+/* k[:k...]: up to HFI1_MODEL_PKEYS P_Keys, 1..0xffff each (empty entries skipped). */
+static int
+arg_pkeys(const char *key, const char *val, void *opaque)
+{
+	struct hfi1_model_conf *mc = &((struct hfi1_args *)opaque)->mc;
+	uint16_t pkeys[HFI1_MODEL_PKEYS];
+	const char *tok, *end;
+	unsigned int n = 0;
+	uint64_t v;
+
+	if (val == NULL) {
+		HFI1_LOG(ERR, "%s needs a value", key);
 		return -EINVAL;
 	}
-	*out = v;
+	for (tok = val; *tok != '\0'; tok = *end == ':' ? end + 1 : end) {
+		end = strchr(tok, ':');
+		if (end == NULL)
+			end = tok + strlen(tok);
+		if (end == tok)
+			continue;
+		if (n == HFI1_MODEL_PKEYS) {
+			HFI1_LOG(ERR, "pkeys: at most %d", HFI1_MODEL_PKEYS);
+			return -EINVAL;
+		}
+		if (omni_parse_uint_n(tok, (size_t)(end - tok), 1, 0xFFFF, OMNI_NUM_HEX,
+				      &v) != 0) {
+			HFI1_LOG(ERR, "pkeys=%s: '%.*s' is not a P_Key in 1..0xffff", val,
+				 (int)(end - tok), tok);
+			return -EINVAL;
+		}
+		pkeys[n++] = (uint16_t)v;
+	}
+	if (n == 0) {
+		HFI1_LOG(ERR, "pkeys: empty");
+		return -EINVAL;
+	}
+	memcpy(mc->pkeys, pkeys, n * sizeof(pkeys[0]));
+	mc->nb_pkeys = (uint16_t)n;
+	return 0;
+}
+
+static int
+arg_mtu(const char *key, const char *val, void *opaque)
+{
+	struct hfi1_args *a = opaque;
+	uint64_t v;
+
+	if (omni_devarg_uint(key, val, 2048, 10240, OMNI_NUM_DEC, &v) != 0 ||
+	    (v != 2048 && v != 4096 && v != 8192 && v != 10240)) {
+		HFI1_LOG(ERR, "mtu=%s: expected 2048, 4096, 8192 or 10240",
+			 val != NULL ? val : "");
+		return -EINVAL;
+	}
+	a->mc.mtu = (uint16_t)v;
+	return 0;
+}
+
+static int
+arg_contexts(const char *key, const char *val, void *opaque)
+{
+	struct hfi1_args *a = opaque;
+	uint64_t v;
+
+	if (omni_devarg_uint(key, val, 1, HFI1_CHIP_RCV_CONTEXTS, OMNI_NUM_DEC, &v) != 0)
+		return -EINVAL;
+	a->mc.nb_ctxts = (uint16_t)v;
+	return 0;
+}
+
+static int
+arg_engines(const char *key, const char *val, void *opaque)
+{
+	struct hfi1_args *a = opaque;
+	uint64_t v;
+
+	if (omni_devarg_uint(key, val, 1, HFI1_CHIP_SDMA_ENGINES, OMNI_NUM_DEC, &v) != 0)
+		return -EINVAL;
+	a->mc.nb_engines = (uint16_t)v;
+	return 0;
+}
+
+static int
+arg_wire(const char *key, const char *val, void *opaque)
+{
+	struct hfi1_args *a = opaque;
+
+	if (val == NULL) {
+		HFI1_LOG(ERR, "%s needs a value", key);
+		return -EINVAL;
+	}
+	if (strlen(val) >= sizeof(a->mc.wire) ||
+	    (strncmp(val, "ring:", 5) == 0 &&
+	     (strlen(val) == 5 || strlen(val) > 5 + 20))) {
+		HFI1_LOG(ERR, "wire=%s: expected a port name or ring:NAME (NAME up to 20 characters)",
+			 val);
+		return -EINVAL;
+	}
+	snprintf(a->mc.wire, sizeof(a->mc.wire), "%s", val);
 	return 0;
 }
 
@@ -82,6 +192,10 @@ static int
 parse_layout(const char *key, const char *val, enum hfi1_egr_layout *out,
 		bool allow_auto)
 {
+	if (val == NULL) {
+		HFI1_LOG(ERR, "%s needs a value", key);
+		return -EINVAL;
+	}
 	if (allow_auto && strcmp(val, "auto") == 0)
 		*out = HFI1_EGR_LAYOUT_AUTO;
 	else if (strcmp(val, "full") == 0)
@@ -97,99 +211,49 @@ parse_layout(const char *key, const char *val, enum hfi1_egr_layout *out,
 }
 
 static int
-parse_pkeys(const char *val, struct hfi1_model_conf *mc)
+arg_layout(const char *key, const char *val, void *opaque)
 {
-	char buf[128], *tok, *save = NULL;
-	unsigned long v;
-
-	if (strlen(val) >= sizeof(buf)) {
-		HFI1_LOG(ERR, "pkeys=%s: too long", val);
-		return -EINVAL;
-	}
-	snprintf(buf, sizeof(buf), "%s", val);
-	mc->nb_pkeys = 0;
-	for (tok = strtok_r(buf, ":", &save); tok != NULL;
-	     tok = strtok_r(NULL, ":", &save)) {
-		if (mc->nb_pkeys == HFI1_MODEL_PKEYS) {
-			HFI1_LOG(ERR, "pkeys: at most %d", HFI1_MODEL_PKEYS);
-			return -EINVAL;
-		}
-		if (parse_uint(ARG_PKEYS, tok, 1, 0xFFFF, &v) != 0)
-			return -EINVAL;
-		mc->pkeys[mc->nb_pkeys++] = (uint16_t)v;
-	}
-	if (mc->nb_pkeys == 0) {
-		HFI1_LOG(ERR, "pkeys: empty");
-		return -EINVAL;
-	}
-	return 0;
+	return parse_layout(key, val, &((struct hfi1_args *)opaque)->mc.layout, false);
 }
 
 static int
-hfi1_arg(const char *key, const char *val, void *opaque)
+arg_rx_layout(const char *key, const char *val, void *opaque)
+{
+	return parse_layout(key, val, &((struct hfi1_args *)opaque)->rx_layout, true);
+}
+
+static int
+arg_service(const char *key, const char *val, void *opaque)
 {
 	struct hfi1_args *a = opaque;
-	unsigned long v;
+	uint64_t v;
 
-	if (val == NULL) {
-		HFI1_LOG(ERR, "%s needs a value", key);
+	if (omni_devarg_uint(key, val, 0, 1, OMNI_NUM_DEC, &v) != 0)
 		return -EINVAL;
-	}
-	if (strcmp(key, ARG_MODEL) == 0) {
-		if (parse_uint(key, val, 0, 1, &v) != 0)
-			return -EINVAL;
-		a->model = (int)v;
-	} else if (strcmp(key, ARG_LID) == 0) {
-		/* Unicast 16-bit LIDs: the DLID CSR holds 16 bits. */
-		if (parse_uint(key, val, 1, 0xBFFF, &v) != 0)
-			return -EINVAL;
-		a->mc.lid = (uint32_t)v;
-	} else if (strcmp(key, ARG_PKEYS) == 0) {
-		return parse_pkeys(val, &a->mc);
-	} else if (strcmp(key, ARG_MTU) == 0) {
-		if (parse_uint(key, val, 2048, 10240, &v) != 0 ||
-		    (v != 2048 && v != 4096 && v != 8192 && v != 10240)) {
-			HFI1_LOG(ERR, "mtu=%s: expected 2048, 4096, 8192 or 10240",
-					val);
-			return -EINVAL;
-		}
-		a->mc.mtu = (uint16_t)v;
-	} else if (strcmp(key, ARG_CONTEXTS) == 0) {
-		if (parse_uint(key, val, 1, HFI1_CHIP_RCV_CONTEXTS, &v) != 0)
-			return -EINVAL;
-		a->mc.nb_ctxts = (uint16_t)v;
-	} else if (strcmp(key, ARG_ENGINES) == 0) {
-		if (parse_uint(key, val, 1, HFI1_CHIP_SDMA_ENGINES, &v) != 0)
-			return -EINVAL;
-		a->mc.nb_engines = (uint16_t)v;
-	} else if (strcmp(key, ARG_WIRE) == 0) {
-		if (strlen(val) >= sizeof(a->mc.wire) ||
-		    (strncmp(val, "ring:", 5) == 0 &&
-		     (strlen(val) == 5 || strlen(val) > 5 + 20))) {
-			HFI1_LOG(ERR, "wire=%s: expected a port name or ring:NAME (NAME up to 20 characters)",
-					val);
-			return -EINVAL;
-		}
-		snprintf(a->mc.wire, sizeof(a->mc.wire), "%s", val);
-	} else if (strcmp(key, ARG_LAYOUT) == 0) {
-		return parse_layout(key, val, &a->mc.layout, false);
-	} else if (strcmp(key, ARG_RX_LAYOUT) == 0) {
-		return parse_layout(key, val, &a->rx_layout, true);
-	} else if (strcmp(key, ARG_SERVICE) == 0) {
-		if (parse_uint(key, val, 0, 1, &v) != 0)
-			return -EINVAL;
-		a->service = (int)v;
-	}
+	a->service = (int)v;
 	return 0;
 }
 
+static const struct omni_devarg hfi1_vdev_args[] = {
+	{ ARG_MODEL, arg_model, 0 },
+	{ ARG_LID, arg_lid, 0 },
+	{ ARG_PKEYS, arg_pkeys, 0 },
+	{ ARG_MTU, arg_mtu, 0 },
+	{ ARG_CONTEXTS, arg_contexts, 0 },
+	{ ARG_ENGINES, arg_engines, 0 },
+	{ ARG_WIRE, arg_wire, 0 },
+	{ ARG_LAYOUT, arg_layout, 0 },
+	{ ARG_RX_LAYOUT, arg_rx_layout, 0 },
+	{ ARG_SERVICE, arg_service, 0 },
+};
+static const struct omni_devarg hfi1_pci_args[] = {
+	{ ARG_RX_LAYOUT, arg_rx_layout, 0 },
+};
+
 static int
-hfi1_args_parse(const char *args, const char *const *valid,
+hfi1_args_parse(const char *args, const struct omni_devarg *table, unsigned int n,
 		struct hfi1_args *a)
 {
-	struct rte_kvargs *kv;
-	int ret;
-
 	memset(a, 0, sizeof(*a));
 	a->mc.lid = 1;
 	a->mc.pkeys[0] = 0xFFFF;
@@ -199,16 +263,7 @@ hfi1_args_parse(const char *args, const char *const *valid,
 	a->mc.nb_engines = 16;
 	a->mc.layout = HFI1_EGR_LAYOUT_FULL;
 	a->rx_layout = HFI1_EGR_LAYOUT_AUTO;
-	if (args == NULL || args[0] == '\0')
-		return 0;
-	kv = rte_kvargs_parse(args, valid);
-	if (kv == NULL) {
-		HFI1_LOG(ERR, "bad devargs \"%s\"", args);
-		return -EINVAL;
-	}
-	ret = rte_kvargs_process(kv, NULL, hfi1_arg, a);
-	rte_kvargs_free(kv);
-	return ret < 0 ? -EINVAL : 0;
+	return omni_devargs_parse("net_hfi1", args, table, n, a);
 }
 
 /* ---- helpers ---- */
@@ -1079,7 +1134,8 @@ hfi1_vdev_probe(struct rte_vdev_device *vdev)
 		HFI1_LOG(ERR, "%s: secondary processes are not supported", name);
 		return -ENOTSUP;
 	}
-	ret = hfi1_args_parse(rte_vdev_device_args(vdev), hfi1_vdev_args, &a);
+	ret = hfi1_args_parse(rte_vdev_device_args(vdev), hfi1_vdev_args,
+			      RTE_DIM(hfi1_vdev_args), &a);
 	if (ret != 0)
 		return ret;
 	if (!a.model) {
@@ -1167,7 +1223,8 @@ hfi1_pci_init(struct rte_eth_dev *dev)
 		return -ENODEV;
 	}
 	ret = hfi1_args_parse(pci->device.devargs ?
-			pci->device.devargs->args : NULL, hfi1_pci_args, &a);
+			pci->device.devargs->args : NULL, hfi1_pci_args,
+			RTE_DIM(hfi1_pci_args), &a);
 	if (ret != 0)
 		return ret;
 	ad->hw.ops = &hfi1_bar_ops;

@@ -19,6 +19,8 @@
 #include <rte_malloc.h>
 
 #include "omni_counters.h"
+#include "omni_kvargs.h"
+#include "omni_num.h"
 #include "opa16b_lmac.h"
 #include "opa_vnic.h"
 #include "rte_pmd_hfi1.h"
@@ -31,10 +33,6 @@ RTE_LOG_REGISTER_DEFAULT(opa_vnic_logtype, NOTICE);
 #define ARG_ENGINES "engines"
 #define ARG_LID "lid"
 #define ARG_MGMT_MS "mgmt_ms"
-
-static const char *const valid_args[] = {
-	ARG_FABRIC, ARG_VPORTS, ARG_QUEUES, ARG_ENGINES, ARG_LID, ARG_MGMT_MS, NULL
-};
 
 /* Every device, for remove (a vdev has no private pointer of its own). */
 static struct opa_vnic_dev *devs[RTE_MAX_ETHPORTS];
@@ -730,99 +728,101 @@ static const struct eth_dev_ops opa_vnic_ops = {
 
 /* ---- probe / remove ---- */
 
-static int
-parse_uint(const char *key, const char *value, void *out)
-{
-	char *end;
-	unsigned long v;
+/*
+ * One handler per devarg (lib/common's omni_kvargs.h), each with its range;
+ * every key at most once. Numbers are decimal; lid also takes 0x hex.
+ */
 
-	/* kvargs passes NULL for a key given without "=value" */
-	if (value == NULL) {
-		OPA_VNIC_LOG(ERR, "devarg %s needs a value", key);
+static int
+arg_fabric(const char *key, const char *val, void *opaque)
+{
+	struct opa_vnic_args *a = opaque;
+
+	return omni_devarg_str(key, val, a->fabric, sizeof(a->fabric));
+}
+
+static int
+arg_vports(const char *key, const char *val, void *opaque)
+{
+	struct opa_vnic_args *a = opaque;
+	uint64_t v;
+
+	if (omni_devarg_uint(key, val, 1, OPA_VNIC_MAX_VPORTS, OMNI_NUM_DEC, &v) != 0)
 		return -EINVAL;
-	}
-	errno = 0;
-	v = strtoul(value, &end, 0);
-	if (errno != 0 || end == value || *end != '\0' || value[0] == '-' || v > UINT32_MAX) {
-		OPA_VNIC_LOG(ERR, "bad %s value \"%s\"", key, value);
-		return -EINVAL;
-	}
-	*(uint32_t *)out = (uint32_t)v;
+	a->vports = (unsigned int)v;
 	return 0;
 }
 
 static int
-parse_fabric(const char *key, const char *value, void *out)
+arg_queues(const char *key, const char *val, void *opaque)
 {
-	/* kvargs passes NULL for a key given without "=value" */
-	if (value == NULL || value[0] == '\0' || strlen(value) >= RTE_ETH_NAME_MAX_LEN) {
-		OPA_VNIC_LOG(ERR, "bad %s value \"%s\"", key, value != NULL ? value : "");
+	struct opa_vnic_args *a = opaque;
+	uint64_t v;
+
+	if (omni_devarg_uint(key, val, 1, OPA_VNIC_MAX_QUEUES, OMNI_NUM_DEC, &v) != 0)
 		return -EINVAL;
-	}
-	strlcpy(out, value, RTE_ETH_NAME_MAX_LEN);
+	a->queues = (unsigned int)v;
 	return 0;
 }
+
+static int
+arg_engines(const char *key, const char *val, void *opaque)
+{
+	struct opa_vnic_args *a = opaque;
+	uint64_t v;
+
+	if (omni_devarg_uint(key, val, 0, OPA_VNIC_MAX_ENGINES, OMNI_NUM_DEC, &v) != 0)
+		return -EINVAL;
+	a->engines = (unsigned int)v;
+	return 0;
+}
+
+static int
+arg_lid(const char *key, const char *val, void *opaque)
+{
+	struct opa_vnic_args *a = opaque;
+	uint64_t v;
+
+	if (omni_devarg_uint(key, val, 0, 0xFFFFFF, OMNI_NUM_HEX, &v) != 0)
+		return -EINVAL;
+	a->lid = (uint32_t)v;
+	a->lid_set = true;
+	return 0;
+}
+
+static int
+arg_mgmt_ms(const char *key, const char *val, void *opaque)
+{
+	struct opa_vnic_args *a = opaque;
+	uint64_t v;
+
+	if (omni_devarg_uint(key, val, 1, 1000, OMNI_NUM_DEC, &v) != 0)
+		return -EINVAL;
+	a->mgmt_ms = (unsigned int)v;
+	return 0;
+}
+
+static const struct omni_devarg opa_vnic_devargs[] = {
+	{ ARG_FABRIC, arg_fabric, OMNI_DEVARG_ONCE },
+	{ ARG_VPORTS, arg_vports, OMNI_DEVARG_ONCE },
+	{ ARG_QUEUES, arg_queues, OMNI_DEVARG_ONCE },
+	{ ARG_ENGINES, arg_engines, OMNI_DEVARG_ONCE },
+	{ ARG_LID, arg_lid, OMNI_DEVARG_ONCE },
+	{ ARG_MGMT_MS, arg_mgmt_ms, OMNI_DEVARG_ONCE },
+};
 
 static int
 parse_args(const char *params, struct opa_vnic_args *a)
 {
-	struct rte_kvargs *kv;
-	uint32_t v;
-	int ret = 0;
-
 	memset(a, 0, sizeof(*a));
 	a->vports = 1;
 	a->queues = 1;
 	a->mgmt_ms = 5;
-	if (params == NULL || params[0] == '\0') {
-		OPA_VNIC_LOG(ERR, "devarg %s=<fabric port name> is required", ARG_FABRIC);
+	if (omni_devargs_parse("net_opa_vnic", params, opa_vnic_devargs,
+			       RTE_DIM(opa_vnic_devargs), a) != 0)
 		return -EINVAL;
-	}
-	kv = rte_kvargs_parse(params, valid_args);
-	if (kv == NULL) {
-		OPA_VNIC_LOG(ERR, "cannot parse devargs \"%s\" (keys: fabric vports queues engines lid mgmt_ms)",
-			     params);
-		return -EINVAL;
-	}
-#define ONE(key, fn, dst) do { \
-		if (ret == 0 && rte_kvargs_count(kv, key) > 1) { \
-			OPA_VNIC_LOG(ERR, "devarg %s given twice", key); \
-			ret = -EINVAL; \
-		} \
-		if (ret == 0 && rte_kvargs_count(kv, key) == 1) \
-			ret = rte_kvargs_process(kv, key, fn, dst); \
-	} while (0)
-	ONE(ARG_FABRIC, parse_fabric, a->fabric);
-	v = a->vports;
-	ONE(ARG_VPORTS, parse_uint, &v);
-	a->vports = v;
-	v = a->queues;
-	ONE(ARG_QUEUES, parse_uint, &v);
-	a->queues = v;
-	v = 0;
-	ONE(ARG_ENGINES, parse_uint, &v);
-	a->engines = v;
-	v = a->mgmt_ms;
-	ONE(ARG_MGMT_MS, parse_uint, &v);
-	a->mgmt_ms = v;
-	if (ret == 0 && rte_kvargs_count(kv, ARG_LID) == 1) {
-		ONE(ARG_LID, parse_uint, &a->lid);
-		a->lid_set = true;
-	}
-#undef ONE
-	rte_kvargs_free(kv);
-	if (ret != 0)
-		return ret;
 	if (a->fabric[0] == '\0') {
 		OPA_VNIC_LOG(ERR, "devarg %s=<fabric port name> is required", ARG_FABRIC);
-		return -EINVAL;
-	}
-	if (a->vports < 1 || a->vports > OPA_VNIC_MAX_VPORTS ||
-	    a->queues < 1 || a->queues > OPA_VNIC_MAX_QUEUES ||
-	    a->engines > OPA_VNIC_MAX_ENGINES || a->lid > 0xFFFFFF ||
-	    a->mgmt_ms < 1 || a->mgmt_ms > 1000) {
-		OPA_VNIC_LOG(ERR, "out of range: vports 1..%u, queues 1..%u, engines 0..%u, lid < 2^24, mgmt_ms 1..1000",
-			     OPA_VNIC_MAX_VPORTS, OPA_VNIC_MAX_QUEUES, OPA_VNIC_MAX_ENGINES);
 		return -EINVAL;
 	}
 	return 0;
