@@ -10,6 +10,8 @@
 #include <rte_ether.h>
 #include <rte_ip.h>
 
+#include <omni_bytes.h>
+
 #include "roce_wire.h"
 
 /* Opcode table (IBA base transport headers, facts roce-vhost.md §2.3). */
@@ -153,73 +155,6 @@ roce_icrc(const struct rte_mbuf *m, uint32_t l3_off, bool ipv6, uint32_t icrc_of
 	return crc_mbuf(roce_icrc_begin(p, ipv6), m, l3_off + len, icrc_off);
 }
 
-/* Big-endian fields at any alignment, through DPDK's byte order helpers. */
-static inline uint16_t
-get16(const uint8_t *p)
-{
-	rte_be16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return rte_be_to_cpu_16(v);
-}
-
-static inline uint32_t
-get32(const uint8_t *p)
-{
-	rte_be32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return rte_be_to_cpu_32(v);
-}
-
-static inline uint64_t
-get64(const uint8_t *p)
-{
-	rte_be64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return rte_be_to_cpu_64(v);
-}
-
-/* 24-bit QPN, PSN and MSN fields */
-static inline uint32_t
-get24(const uint8_t *p)
-{
-	return get32(p - 1) & 0xffffff;
-}
-
-static inline void
-put16(uint8_t *p, uint16_t v)
-{
-	rte_be16_t b = rte_cpu_to_be_16(v);
-
-	memcpy(p, &b, sizeof(b));
-}
-
-static inline void
-put32(uint8_t *p, uint32_t v)
-{
-	rte_be32_t b = rte_cpu_to_be_32(v);
-
-	memcpy(p, &b, sizeof(b));
-}
-
-static inline void
-put64(uint8_t *p, uint64_t v)
-{
-	rte_be64_t b = rte_cpu_to_be_64(v);
-
-	memcpy(p, &b, sizeof(b));
-}
-
-/* keeps the byte before: the 24-bit field shares a word with an 8-bit one */
-static inline void
-put24(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 8));
-	p[2] = v & 0xff;
-}
-
 static void
 v4_gid(uint8_t *gid, const uint8_t *addr)
 {
@@ -242,12 +177,12 @@ roce_pkt_parse(struct rte_mbuf *m, struct roce_pkt *pkt, bool check_icrc)
 	if (avail < RTE_ETHER_HDR_LEN + ROCE_IPV4_UDP_LEN)
 		return ROCE_PARSE_NOT_ROCE;
 	h = rte_pktmbuf_read(m, 0, avail, copy);
-	type = get16(h + 12);
+	type = omni_get_be16(h + 12);
 	l3 = RTE_ETHER_HDR_LEN;
 	pkt->vlan_id = ROCE_VLAN_NONE;
 	if (type == RTE_ETHER_TYPE_VLAN) {
-		pkt->vlan_id = get16(h + 14) & 0xfff;
-		type = get16(h + 16);
+		pkt->vlan_id = omni_get_be16(h + 14) & 0xfff;
+		type = omni_get_be16(h + 16);
 		l3 += 4;
 	}
 	memcpy(pkt->smac, h + 6, 6);
@@ -260,12 +195,12 @@ roce_pkt_parse(struct rte_mbuf *m, struct roce_pkt *pkt, bool check_icrc)
 		if (ip[9] != IPPROTO_UDP)
 			return ROCE_PARSE_NOT_ROCE;
 		udp = ip + 20;
-		if (get16(udp + 2) != ROCE_UDP_PORT)
+		if (omni_get_be16(udp + 2) != ROCE_UDP_PORT)
 			return ROCE_PARSE_NOT_ROCE;
-		if (ip[0] != 0x45 || (get16(ip + 6) & 0x3fff) != 0 ||
+		if (ip[0] != 0x45 || (omni_get_be16(ip + 6) & 0x3fff) != 0 ||
 		    rte_raw_cksum(ip, 20) != 0xffff)
 			return ROCE_PARSE_BAD_HEADER;
-		total = get16(ip + 2);
+		total = omni_get_be16(ip + 2);
 		if (total < 20 || l3 + total > rte_pktmbuf_pkt_len(m))
 			return ROCE_PARSE_TRUNCATED;
 		ip_payload = total - 20;
@@ -283,17 +218,17 @@ roce_pkt_parse(struct rte_mbuf *m, struct roce_pkt *pkt, bool check_icrc)
 		if (ip[6] != IPPROTO_UDP)
 			return ROCE_PARSE_NOT_ROCE;
 		udp = ip + 40;
-		if (get16(udp + 2) != ROCE_UDP_PORT)
+		if (omni_get_be16(udp + 2) != ROCE_UDP_PORT)
 			return ROCE_PARSE_NOT_ROCE;
 		if ((ip[0] >> 4) != 6)
 			return ROCE_PARSE_BAD_HEADER;
-		plen = get16(ip + 4);
+		plen = omni_get_be16(ip + 4);
 		if (l3 + 40 + plen > rte_pktmbuf_pkt_len(m))
 			return ROCE_PARSE_TRUNCATED;
 		ip_payload = plen;
 		frame_len = l3 + 40 + plen;
 		pkt->ipv6 = 1;
-		pkt->tclass = (uint8_t)(get16(ip) >> 4);
+		pkt->tclass = (uint8_t)(omni_get_be16(ip) >> 4);
 		pkt->hop_limit = ip[7];
 		memcpy(pkt->sgid, ip + 8, ROCE_GID_LEN);
 		memcpy(pkt->dgid, ip + 24, ROCE_GID_LEN);
@@ -301,9 +236,9 @@ roce_pkt_parse(struct rte_mbuf *m, struct roce_pkt *pkt, bool check_icrc)
 		return ROCE_PARSE_NOT_ROCE;
 	}
 	pkt->l3_off = l3;
-	pkt->udp_sport = get16(udp);
-	if (get16(udp + 4) != ip_payload)
-		return ip_payload < get16(udp + 4) ? ROCE_PARSE_TRUNCATED : ROCE_PARSE_BAD_HEADER;
+	pkt->udp_sport = omni_get_be16(udp);
+	if (omni_get_be16(udp + 4) != ip_payload)
+		return ip_payload < omni_get_be16(udp + 4) ? ROCE_PARSE_TRUNCATED : ROCE_PARSE_BAD_HEADER;
 	if (ip_payload < 8 + ROCE_BTH_LEN + ROCE_ICRC_LEN)
 		return ROCE_PARSE_TRUNCATED;
 
@@ -317,10 +252,10 @@ roce_pkt_parse(struct rte_mbuf *m, struct roce_pkt *pkt, bool check_icrc)
 		return ROCE_PARSE_BAD_HEADER;
 	pkt->se = bth[1] >> 7;
 	pkt->padcnt = (bth[1] >> 4) & 3;
-	pkt->pkey = get16(bth + 2);
-	pkt->qpn = get24(bth + 5);
+	pkt->pkey = omni_get_be16(bth + 2);
+	pkt->qpn = omni_get_be24(bth + 5);
 	pkt->ackreq = bth[8] >> 7;
-	pkt->psn = get24(bth + 9);
+	pkt->psn = omni_get_be24(bth + 9);
 	hdr_end = pkt->bth_off + info->hdr_len;
 	if (hdr_end + pkt->padcnt + ROCE_ICRC_LEN > frame_len || hdr_end > avail)
 		return ROCE_PARSE_TRUNCATED;
@@ -333,32 +268,32 @@ roce_pkt_parse(struct rte_mbuf *m, struct roce_pkt *pkt, bool check_icrc)
 
 	if (info->flags & ROCE_OPF_RETH) {
 		ext = bth + info->reth_off;
-		pkt->va = get64(ext);
-		pkt->rkey = get32(ext + 8);
-		pkt->dma_len = get32(ext + 12);
+		pkt->va = omni_get_be64(ext);
+		pkt->rkey = omni_get_be32(ext + 8);
+		pkt->dma_len = omni_get_be32(ext + 12);
 	}
 	if (info->flags & ROCE_OPF_AETH) {
 		ext = bth + info->aeth_off;
 		pkt->aeth_syn = ext[0];
-		pkt->aeth_msn = get24(ext + 1);
+		pkt->aeth_msn = omni_get_be24(ext + 1);
 	}
 	if (info->flags & ROCE_OPF_ATMETH) {
 		ext = bth + info->atm_off;
-		pkt->va = get64(ext);
-		pkt->rkey = get32(ext + 8);
-		pkt->swap_add = get64(ext + 12);
-		pkt->compare = get64(ext + 20);
+		pkt->va = omni_get_be64(ext);
+		pkt->rkey = omni_get_be32(ext + 8);
+		pkt->swap_add = omni_get_be64(ext + 12);
+		pkt->compare = omni_get_be64(ext + 20);
 	}
 	if (info->flags & ROCE_OPF_ATMACK)
-		pkt->atomic_ack = get64(bth + info->atm_off);
+		pkt->atomic_ack = omni_get_be64(bth + info->atm_off);
 	if (info->flags & ROCE_OPF_IMM)
 		memcpy(&pkt->imm, bth + info->imm_off, 4);
 	if (info->flags & ROCE_OPF_IETH)
-		pkt->ieth = get32(bth + info->ieth_off);
+		pkt->ieth = omni_get_be32(bth + info->ieth_off);
 	if (info->flags & ROCE_OPF_DETH) {
 		ext = bth + info->deth_off;
-		pkt->qkey = get32(ext);
-		pkt->src_qpn = get24(ext + 5);
+		pkt->qkey = omni_get_be32(ext);
+		pkt->src_qpn = omni_get_be24(ext + 5);
 		/* the GRH a UD receive buffer starts with */
 		memset(pkt->grh, 0, sizeof(pkt->grh));
 		if (pkt->ipv6)
@@ -377,8 +312,7 @@ roce_pkt_icrc_ok(const struct rte_mbuf *m, const struct roce_pkt *pkt)
 	uint32_t icrc_off = pkt->frame_len - ROCE_ICRC_LEN;
 	uint8_t wire[4];
 	const uint8_t *w = rte_pktmbuf_read(m, icrc_off, 4, wire);
-	uint32_t icrc = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 |
-			(uint32_t)w[3] << 24;
+	uint32_t icrc = omni_get_le32(w);
 
 	return roce_icrc(m, pkt->l3_off, pkt->ipv6, icrc_off) == icrc;
 }
@@ -408,19 +342,19 @@ roce_pkt_build_headers(uint8_t *buf, const struct roce_hdr_desc *d)
 	memcpy(p + 6, d->smac, 6);
 	p += 12;
 	if (d->vlan_id != ROCE_VLAN_NONE) {
-		put16(p, RTE_ETHER_TYPE_VLAN);
-		put16(p + 2, (uint16_t)((d->tclass >> 5) << 13 | (d->vlan_id & 0xfff)));
+		omni_put_be16(p, RTE_ETHER_TYPE_VLAN);
+		omni_put_be16(p + 2, (uint16_t)((d->tclass >> 5) << 13 | (d->vlan_id & 0xfff)));
 		p += 4;
 	}
-	put16(p, v4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
+	omni_put_be16(p, v4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
 	p += 2;
 	l3 = (uint32_t)(p - buf);
 	if (v4) {
 		p[0] = 0x45;
 		p[1] = d->tclass;
-		put16(p + 2, (uint16_t)(20 + udp_len));
-		put16(p + 4, d->ip_id);
-		put16(p + 6, 0x4000); /* DF, as rxe */
+		omni_put_be16(p + 2, (uint16_t)(20 + udp_len));
+		omni_put_be16(p + 4, d->ip_id);
+		omni_put_be16(p + 6, 0x4000); /* DF, as rxe */
 		p[8] = hop;
 		p[9] = IPPROTO_UDP;
 		p[10] = p[11] = 0;
@@ -432,28 +366,28 @@ roce_pkt_build_headers(uint8_t *buf, const struct roce_hdr_desc *d)
 		 */
 		{
 			uint32_t sum = (0x45u << 8 | d->tclass) + 20 + udp_len + d->ip_id + 0x4000 +
-				       ((uint32_t)hop << 8 | IPPROTO_UDP) + get16(d->sgid + 12) +
-				       get16(d->sgid + 14) + get16(d->dgid + 12) +
-				       get16(d->dgid + 14);
+				       ((uint32_t)hop << 8 | IPPROTO_UDP) + omni_get_be16(d->sgid + 12) +
+				       omni_get_be16(d->sgid + 14) + omni_get_be16(d->dgid + 12) +
+				       omni_get_be16(d->dgid + 14);
 
 			sum = (sum & 0xffff) + (sum >> 16);
 			sum = (sum & 0xffff) + (sum >> 16);
-			put16(p + 10, (uint16_t)~sum);
+			omni_put_be16(p + 10, (uint16_t)~sum);
 		}
 		p += 20;
 	} else {
-		put32(p, 6u << 28 | (uint32_t)d->tclass << 20 | (d->flow_label & 0xfffff));
-		put16(p + 4, (uint16_t)udp_len);
+		omni_put_be32(p, 6u << 28 | (uint32_t)d->tclass << 20 | (d->flow_label & 0xfffff));
+		omni_put_be16(p + 4, (uint16_t)udp_len);
 		p[6] = IPPROTO_UDP;
 		p[7] = hop;
 		memcpy(p + 8, d->sgid, ROCE_GID_LEN);
 		memcpy(p + 24, d->dgid, ROCE_GID_LEN);
 		p += 40;
 	}
-	put16(p, d->udp_sport);
-	put16(p + 2, ROCE_UDP_PORT);
-	put16(p + 4, (uint16_t)udp_len);
-	put16(p + 6, 0);
+	omni_put_be16(p, d->udp_sport);
+	omni_put_be16(p + 2, ROCE_UDP_PORT);
+	omni_put_be16(p + 4, (uint16_t)udp_len);
+	omni_put_be16(p + 6, 0);
 	bth = p + 8;
 	/*
 	 * Every byte of the BTH and its extension headers is written below,
@@ -462,40 +396,40 @@ roce_pkt_build_headers(uint8_t *buf, const struct roce_hdr_desc *d)
 	 */
 	bth[0] = d->opcode;
 	bth[1] = (uint8_t)((d->se ? 0x80 : 0) | pad << 4);
-	put16(bth + 2, d->pkey);
+	omni_put_be16(bth + 2, d->pkey);
 	bth[4] = 0;
-	put24(bth + 5, d->dest_qpn & ROCE_PSN_MASK);
+	omni_put_be24(bth + 5, d->dest_qpn & ROCE_PSN_MASK);
 	bth[8] = d->ackreq ? 0x80 : 0;
-	put24(bth + 9, d->psn & ROCE_PSN_MASK);
+	omni_put_be24(bth + 9, d->psn & ROCE_PSN_MASK);
 	if (info->flags & ROCE_OPF_RETH) {
 		ext = bth + info->reth_off;
-		put64(ext, d->va);
-		put32(ext + 8, d->rkey);
-		put32(ext + 12, d->dma_len);
+		omni_put_be64(ext, d->va);
+		omni_put_be32(ext + 8, d->rkey);
+		omni_put_be32(ext + 12, d->dma_len);
 	}
 	if (info->flags & ROCE_OPF_AETH) {
 		ext = bth + info->aeth_off;
 		ext[0] = d->aeth_syn;
-		put24(ext + 1, d->msn & ROCE_PSN_MASK);
+		omni_put_be24(ext + 1, d->msn & ROCE_PSN_MASK);
 	}
 	if (info->flags & ROCE_OPF_ATMETH) {
 		ext = bth + info->atm_off;
-		put64(ext, d->va);
-		put32(ext + 8, d->rkey);
-		put64(ext + 12, d->swap_add);
-		put64(ext + 20, d->compare);
+		omni_put_be64(ext, d->va);
+		omni_put_be32(ext + 8, d->rkey);
+		omni_put_be64(ext + 12, d->swap_add);
+		omni_put_be64(ext + 20, d->compare);
 	}
 	if (info->flags & ROCE_OPF_ATMACK)
-		put64(bth + info->atm_off, d->atomic_ack);
+		omni_put_be64(bth + info->atm_off, d->atomic_ack);
 	if (info->flags & ROCE_OPF_IMM)
 		memcpy(bth + info->imm_off, &d->imm, 4);
 	if (info->flags & ROCE_OPF_IETH)
-		put32(bth + info->ieth_off, 0);
+		omni_put_be32(bth + info->ieth_off, 0);
 	if (info->flags & ROCE_OPF_DETH) {
 		ext = bth + info->deth_off;
-		put32(ext, d->qkey);
+		omni_put_be32(ext, d->qkey);
 		ext[4] = 0;
-		put24(ext + 5, d->src_qpn);
+		omni_put_be24(ext + 5, d->src_qpn);
 	}
 	return l3;
 }
@@ -513,9 +447,6 @@ roce_pkt_finish(struct rte_mbuf *m, uint32_t crc, uint8_t padcnt)
 	memset(tail, 0, padcnt);
 	icrc = roce_crc32(crc, zeros, padcnt);
 	tail += padcnt;
-	tail[0] = icrc & 0xff;
-	tail[1] = (icrc >> 8) & 0xff;
-	tail[2] = (icrc >> 16) & 0xff;
-	tail[3] = icrc >> 24;
+	omni_put_le32(tail, icrc);
 	return 0;
 }
