@@ -432,7 +432,7 @@ roce_frame_build(struct roce_dev *dev, struct roce_hdr_desc *d, roce_fill_t fill
 	const uint32_t hlen = roce_hdr_len(d);
 	const uint8_t pad = (-d->paylen) & 3;
 	const bool ipv6 = !roce_gid_is_v4(d->dgid);
-	const uint32_t covered = (ipv6 ? 40 : 20) + 8 + ROCE_BTH_LEN;
+	const uint32_t covered = (ipv6 ? ROCE_IPV6_UDP_LEN : ROCE_IPV4_UDP_LEN) + ROCE_BTH_LEN;
 	uint8_t hdr[HDR_BUF] __rte_aligned(RTE_CACHE_LINE_SIZE);
 	struct rte_mbuf *head, *seg;
 	uint32_t l3, crc, off = 0;
