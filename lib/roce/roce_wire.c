@@ -13,6 +13,7 @@
 #include <rte_udp.h>
 
 #include <omni_bytes.h>
+#include <omni_mbuf.h>
 
 #include "roce_wire.h"
 
@@ -105,19 +106,13 @@ icrc_seed(void)
 static uint32_t
 crc_mbuf(uint32_t crc, const struct rte_mbuf *m, uint32_t off, uint32_t end)
 {
-	while (m != NULL && off >= m->data_len) {
-		off -= m->data_len;
-		end -= m->data_len;
-		m = m->next;
-	}
-	while (m != NULL && end > 0) {
-		uint32_t n = RTE_MIN((uint32_t)m->data_len, end) - off;
+	struct omni_mbuf_span s;
+	const uint8_t *p;
+	uint32_t n;
 
-		crc = roce_crc32(crc, rte_pktmbuf_mtod_offset(m, const uint8_t *, off), n);
-		end -= RTE_MIN((uint32_t)m->data_len, end);
-		off = 0;
-		m = m->next;
-	}
+	omni_mbuf_span_init(&s, m, off, end > off ? end - off : 0);
+	while ((n = omni_mbuf_span_next(&s, &p)) > 0)
+		crc = roce_crc32(crc, p, n);
 	return crc;
 }
 
