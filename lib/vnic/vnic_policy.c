@@ -71,7 +71,7 @@ frame_parse(const uint8_t *p, size_t len, struct vnic_frame_class *cls, bool has
 	if (cls != NULL)
 		cls->mcast = p[0] & 1;
 	if (hash) {
-		h = rte_hash_crc_8byte(omni_get_le64(p), h);		/* destination, source */
+		h = rte_hash_crc_8byte(omni_get_le64(p), h);	/* destination, source */
 		h = rte_hash_crc_4byte(omni_get_le32(p + 8), h);
 	}
 	l3 = l3_offset(p, len, &type, cls);
