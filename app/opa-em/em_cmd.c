@@ -11,6 +11,8 @@
 
 #include <rte_cycles.h>
 
+#include <omni_bytes.h>
+
 #include "em_cmd.h"
 #include "opa16b_fm.h"
 
@@ -126,13 +128,10 @@ static const struct info_field info_fields[] = {
 static void
 format_field(char *out, size_t len, const uint8_t *p, uint8_t size)
 {
-	uint32_t v = 0;
 	unsigned int i;
 
 	if (size <= 4) {
-		for (i = 0; i < size; i++)
-			v = v << 8 | p[i];
-		snprintf(out, len, "0x%x", v);
+		snprintf(out, len, "0x%x", (uint32_t)omni_get_be_n(p, size));
 		return;
 	}
 	out[0] = '\0';

@@ -5,6 +5,8 @@
 #include <rte_errno.h>
 #include <rte_log.h>
 
+#include <omni_mbuf.h>
+
 #include "opa16b.h"
 #include "opa16b_vnic.h"
 
@@ -70,6 +72,20 @@ drop_empty_segments(struct rte_mbuf *m)
 	}
 }
 
+/* Drop the first @p n bytes of the chain from @p seg on, from as many segments as they span. */
+static void
+consume_head(struct rte_mbuf *seg, uint32_t n)
+{
+	uint32_t cut;
+
+	for (; n > 0 && seg != NULL; seg = seg->next) {
+		cut = RTE_MIN(n, (uint32_t)seg->data_len);
+		seg->data_off += cut;
+		seg->data_len -= cut;
+		n -= cut;
+	}
+}
+
 int
 opa16b_mbuf_strip(struct rte_mbuf *m, uint32_t head, uint32_t tail)
 {
@@ -82,12 +98,7 @@ opa16b_mbuf_strip(struct rte_mbuf *m, uint32_t head, uint32_t tail)
 	keep = m->pkt_len - head - tail;
 
 	/* Leading bytes: consume from as many segments as they span. */
-	for (seg = m; head > 0 && seg != NULL; seg = seg->next) {
-		cut = RTE_MIN(head, (uint32_t)seg->data_len);
-		seg->data_off += cut;
-		seg->data_len -= cut;
-		head -= cut;
-	}
+	consume_head(m, head);
 	/* Trailing bytes: keep exactly 'keep' bytes, free what follows. */
 	for (seg = m; seg != NULL; seg = seg->next) {
 		if (seg->data_len >= keep) {
@@ -107,14 +118,10 @@ opa16b_mbuf_strip(struct rte_mbuf *m, uint32_t head, uint32_t tail)
 	 */
 	if (m->data_len == 0 && m->next != NULL) {
 		m->data_off = RTE_MIN((uint16_t)RTE_PKTMBUF_HEADROOM, m->buf_len);
-		for (seg = m->next; seg != NULL && rte_pktmbuf_tailroom(m) > 0; seg = seg->next) {
-			cut = RTE_MIN((uint32_t)seg->data_len, (uint32_t)rte_pktmbuf_tailroom(m));
-			memcpy(rte_pktmbuf_mtod_offset(m, char *, m->data_len),
-			       rte_pktmbuf_mtod(seg, char *), cut);
-			m->data_len += cut;
-			seg->data_off += cut;
-			seg->data_len -= cut;
-		}
+		cut = omni_mbuf_copy_out(m->next, 0, rte_pktmbuf_mtod(m, uint8_t *),
+					 rte_pktmbuf_tailroom(m));
+		m->data_len = (uint16_t)cut;
+		consume_head(m->next, cut);
 		drop_empty_segments(m);
 	}
 	m->pkt_len = 0;

@@ -35,6 +35,8 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 
+#include <omni_bytes.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -132,10 +134,7 @@ extern "C" {
 static inline uint32_t
 opa16b_dw_get(const void *hdr, unsigned int idx)
 {
-	uint32_t v;
-
-	memcpy(&v, (const uint8_t *)hdr + 4 * idx, sizeof(v));
-	return rte_le_to_cpu_32(v);
+	return omni_get_le32((const uint8_t *)hdr + 4 * idx);
 }
 
 /**
@@ -151,9 +150,7 @@ opa16b_dw_get(const void *hdr, unsigned int idx)
 static inline void
 opa16b_dw_set(void *hdr, unsigned int idx, uint32_t val)
 {
-	uint32_t v = rte_cpu_to_le_32(val);
-
-	memcpy((uint8_t *)hdr + 4 * idx, &v, sizeof(v));
+	omni_put_le32((uint8_t *)hdr + 4 * idx, val);
 }
 
 /**

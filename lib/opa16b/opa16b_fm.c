@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include <rte_byteorder.h>
+#include <omni_bytes.h>
 
 #include "opa16b.h"
 #include "opa16b_fm.h"
@@ -25,22 +25,6 @@ opa16b_fm_err_name(enum opa16b_fm_err err)
 	if ((unsigned int)err >= OPA16B_FM_ERR_MAX)
 		return "unknown";
 	return fm_err_names[err];
-}
-
-static void
-put_be32(uint8_t *p, uint32_t v)
-{
-	v = rte_cpu_to_be_32(v);
-	memcpy(p, &v, sizeof(v));
-}
-
-static uint32_t
-get_be32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return rte_be_to_cpu_32(v);
 }
 
 int
@@ -67,8 +51,8 @@ opa16b_fm_build(void *buf, size_t cap, const struct opa16b_fm_fields *f,
 	opa16b_set_l4(p, OPA16B_L4_FM);
 	opa16b_set_pkey(p, f->pkey);
 	opa16b_set_entropy(p, f->entropy);
-	put_be32(p + OPA16B_LRH_LEN, f->dest_qpn & OPA16B_QPN_MAX);
-	put_be32(p + OPA16B_LRH_LEN + 4, f->src_qpn & OPA16B_QPN_MAX);
+	omni_put_be32(p + OPA16B_LRH_LEN, f->dest_qpn & OPA16B_QPN_MAX);
+	omni_put_be32(p + OPA16B_LRH_LEN + 4, f->src_qpn & OPA16B_QPN_MAX);
 	memcpy(p + OPA16B_FM_HDR_LEN, mad, mad_len);
 	memset(p + OPA16B_FM_HDR_LEN + mad_len, 0, OPA16B_FM_PAD + OPA16B_ICRC_LEN);
 	p[total - 1] = OPA16B_FM_PAD;
@@ -101,8 +85,8 @@ opa16b_fm_parse(const void *pkt, size_t len, struct opa16b_fm_info *info)
 	info->f.sc = opa16b_get_sc(p);
 	info->f.rc = opa16b_get_rc(p);
 	/* The QPN words' top bytes are reserved; like hfi1 we ignore them. */
-	info->f.dest_qpn = get_be32(p + OPA16B_LRH_LEN) & OPA16B_QPN_MAX;
-	info->f.src_qpn = get_be32(p + OPA16B_LRH_LEN + 4) & OPA16B_QPN_MAX;
+	info->f.dest_qpn = omni_get_be32(p + OPA16B_LRH_LEN) & OPA16B_QPN_MAX;
+	info->f.src_qpn = omni_get_be32(p + OPA16B_LRH_LEN + 4) & OPA16B_QPN_MAX;
 	info->mad = p + OPA16B_FM_HDR_LEN;
 	info->mad_len = len - OPA16B_FM_OVERHEAD;
 	return OPA16B_FM_OK;

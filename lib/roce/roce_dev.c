@@ -10,6 +10,8 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
+#include <omni_counters.h>
+
 #include "roce_internal.h"
 
 RTE_LOG_REGISTER(roce_logtype, lib.roce, NOTICE);
@@ -208,15 +210,6 @@ fail:
 	return NULL;
 }
 
-/* Give the pool back the mbufs roce_tx_alloc() took and did not hand out. */
-static void
-stash_release(struct roce_dev *dev)
-{
-	rte_pktmbuf_free_bulk(dev->stash + dev->stash_next, dev->nstash - dev->stash_next);
-	dev->stash_next = 0;
-	dev->nstash = 0;
-}
-
 void
 roce_dev_destroy(struct roce_dev *dev)
 {
@@ -247,7 +240,7 @@ roce_dev_destroy(struct roce_dev *dev)
 			if (dev->pds.slot[i] != NULL)
 				roce_pd_free(dev->pds.slot[i]);
 	rte_pktmbuf_free_bulk(dev->txb, dev->ntx);
-	stash_release(dev);
+	roce_tx_stash_release(dev);
 	roce_tbl_fini(&dev->pds);
 	roce_tbl_fini(&dev->mrs);
 	roce_tbl_fini(&dev->cqs);
@@ -317,177 +310,6 @@ roce_gid_get(const struct roce_dev *dev, uint32_t index, uint8_t gid[ROCE_GID_LE
 	return 0;
 }
 
-/* ---------------- transmit ---------------- */
-
-struct rte_mbuf *
-roce_tx_alloc(struct roce_dev *dev)
-{
-	struct rte_mbuf *m;
-
-	if (dev->stash_next == dev->nstash) {
-		/*
-		 * In bulk: the cache misses on the mbufs' headers (their lines
-		 * are often in the cache of the core that freed them) overlap.
-		 */
-		dev->stash_next = 0;
-		dev->nstash = 0;
-		if (rte_pktmbuf_alloc_bulk(dev->conf.pool, dev->stash, ROCE_TX_STASH) == 0) {
-			dev->nstash = ROCE_TX_STASH;
-		} else {
-			m = rte_pktmbuf_alloc(dev->conf.pool);
-			if (m == NULL)
-				dev->st.send_err++;
-			return m;
-		}
-	}
-	m = dev->stash[dev->stash_next++];
-	/* the line the next frame's headers go to: fetch it for writing now */
-	if (dev->stash_next < dev->nstash) {
-		struct rte_mbuf *next = dev->stash[dev->stash_next];
-
-		rte_prefetch0_write((uint8_t *)next->buf_addr + next->data_off);
-	}
-	return m;
-}
-
-unsigned int
-roce_dev_mbufs_held(const struct roce_dev *dev)
-{
-	return dev->nstash - dev->stash_next;
-}
-
-/* Frames the engine may still build this turn without overrunning the ring. */
-unsigned int
-roce_tx_room(struct roce_dev *dev)
-{
-	unsigned int ring = rte_ring_free_count(dev->conf.tx_ring);
-
-	return ring > dev->ntx ? RTE_MIN(ring - dev->ntx, (unsigned int)ROCE_TX_BURST) : 0;
-}
-
-void
-roce_tx_flush(struct roce_dev *dev)
-{
-	unsigned int sent;
-
-	if (dev->ntx == 0)
-		return;
-	sent = rte_ring_enqueue_burst(dev->conf.tx_ring, (void **)dev->txb, dev->ntx, NULL);
-	dev->st.sent_pkts += sent;
-	if (sent < dev->ntx) {
-		/* another producer took the room: the peer recovers as from loss */
-		dev->st.send_err += dev->ntx - sent;
-		rte_pktmbuf_free_bulk(dev->txb + sent, dev->ntx - sent);
-	}
-	dev->ntx = 0;
-}
-
-void
-roce_tx_stage(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf *m)
-{
-	if (dev->ntx == ROCE_TX_BURST)
-		roce_tx_flush(dev);
-	dev->txb[dev->ntx++] = m;
-	if (qp != NULL)
-		qp->st.sent_pkts++;
-}
-
-void
-roce_hdr_fill(struct roce_qp *qp, const struct roce_ah_attr *av, struct roce_hdr_desc *d)
-{
-	struct roce_dev *dev = qp->dev;
-
-	static const struct roce_hdr_desc zero;
-
-	/*
-	 * A copy of a zeroed descriptor, not memset(): the compiler makes the
-	 * copy vector moves, which later loads of the fields forward from
-	 * (memset() became "rep stos", and those loads waited for it).
-	 */
-	*d = zero;
-	d->smac = dev->conf.mac;
-	d->dmac = av->dmac;
-	d->vlan_id = av->vlan_id;
-	d->sgid = dev->gid[av->sgid_index < dev->lim.gid_tbl_len ? av->sgid_index : 0];
-	d->dgid = av->dgid;
-	d->tclass = av->traffic_class;
-	d->hop_limit = av->hop_limit;
-	d->flow_label = av->flow_label;
-	d->ip_id = dev->ip_id++;
-	d->udp_sport = qp->sport;
-	d->pkey = ROCE_DEFAULT_PKEY;
-}
-
-/*
- * The headers are built on the stack and summed there, then copied to the
- * mbuf, and the fill runs the ICRC over the payload as it copies it, from
- * the source (the MR): reading back what was just stored to the mbuf would
- * wait for the stores, whose lines often come from another core's cache.
- * Longest headers: Ethernet, VLAN, IPv6, UDP, BTH, AtomicETH: 106 bytes.
- */
-#define HDR_BUF 128
-struct rte_mbuf *
-roce_frame_build(struct roce_dev *dev, struct roce_hdr_desc *d, roce_fill_t fill, void *arg)
-{
-	const uint32_t hlen = roce_hdr_len(d);
-	const uint8_t pad = (-d->paylen) & 3;
-	const bool ipv6 = !roce_gid_is_v4(d->dgid);
-	const uint32_t covered = (ipv6 ? 40 : 20) + 8 + ROCE_BTH_LEN;
-	uint8_t hdr[HDR_BUF] __rte_aligned(RTE_CACHE_LINE_SIZE);
-	struct rte_mbuf *head, *seg;
-	uint32_t l3, crc, off = 0;
-	uint8_t *p;
-
-	RTE_ASSERT(hlen <= HDR_BUF);
-	l3 = roce_pkt_build_headers(hdr, d);
-	crc = roce_icrc_begin(hdr + l3, ipv6);
-	crc = roce_crc32(crc, hdr + l3 + covered, hlen - l3 - covered);
-	head = roce_tx_alloc(dev);
-	if (head == NULL)
-		return NULL;
-	p = (uint8_t *)rte_pktmbuf_append(head, hlen);
-	if (p == NULL)
-		goto fail;
-	memcpy(p, hdr, hlen);
-	seg = head;
-	while (off < d->paylen) {
-		uint32_t room = rte_pktmbuf_tailroom(seg);
-		uint32_t n = RTE_MIN(room, d->paylen - off);
-		uint8_t *dst;
-
-		if (n == 0) {
-			struct rte_mbuf *next = roce_tx_alloc(dev);
-
-			if (next == NULL || rte_pktmbuf_chain(head, next) < 0) {
-				rte_pktmbuf_free(next);
-				goto fail;
-			}
-			seg = next;
-			continue;
-		}
-		dst = rte_pktmbuf_mtod_offset(seg, uint8_t *, seg->data_len);
-		if (fill(arg, dst, off, n, &crc) < 0)
-			goto fail;
-		seg->data_len += n;
-		head->pkt_len += n;
-		off += n;
-	}
-	if (rte_pktmbuf_tailroom(seg) < (uint32_t)pad + ROCE_ICRC_LEN) {
-		struct rte_mbuf *next = roce_tx_alloc(dev);
-
-		if (next == NULL || rte_pktmbuf_chain(head, next) < 0) {
-			rte_pktmbuf_free(next);
-			goto fail;
-		}
-	}
-	if (roce_pkt_finish(head, crc, pad) < 0)
-		goto fail;
-	return head;
-fail:
-	rte_pktmbuf_free(head);
-	return NULL;
-}
-
 /* ---------------- the engine ---------------- */
 
 void
@@ -530,35 +352,6 @@ run_active(struct roce_dev *dev)
 	return total;
 }
 
-bool
-roce_dev_frame_is_mine(const struct roce_dev *dev, const struct rte_mbuf *m)
-{
-	struct roce_pkt pkt;
-	uint32_t i;
-
-	if (roce_pkt_parse((struct rte_mbuf *)(uintptr_t)m, &pkt, false) == ROCE_PARSE_NOT_ROCE)
-		return false;
-	for (i = 0; i < dev->lim.gid_tbl_len; i++)
-		if (dev->gid_valid[i] && memcmp(dev->gid[i], pkt.dgid, ROCE_GID_LEN) == 0)
-			return true;
-	return false;
-}
-
-uint16_t
-roce_dev_rx_burst(struct roce_dev *dev, struct rte_mbuf **pkts, uint16_t n)
-{
-	uint16_t i, left = 0;
-
-	for (i = 0; i < n; i++) {
-		if (i + 1 < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		if (!roce_rx_one(dev, pkts[i]))
-			pkts[left++] = pkts[i];
-	}
-	roce_resp_send_acks(dev);
-	return left;
-}
-
 unsigned int
 roce_dev_poll(struct roce_dev *dev)
 {
@@ -586,25 +379,24 @@ roce_dev_poll(struct roce_dev *dev)
 	roce_tx_flush(dev);
 	/* a poll with nothing to do gives the pool its mbufs back: an idle device holds none */
 	if (work == 0)
-		stash_release(dev);
+		roce_tx_stash_release(dev);
 	return work;
 }
 
 /* ---------------- counters ---------------- */
 
-#define STAT(f) { #f, offsetof(struct roce_dev_stats, f) }
-static const struct {
-	const char *name;
-	size_t off;
-} dev_stat_names[] = {
+#define STAT(f) OMNI_CTR(struct roce_dev_stats, f)
+static const struct omni_ctr dev_stat_names[] = {
 	STAT(sent_pkts), STAT(rcvd_pkts), STAT(duplicate_request), STAT(out_of_seq_request),
 	STAT(rcvd_rnr_err), STAT(send_rnr_err), STAT(rcvd_seq_err), STAT(completer_retry_err),
 	STAT(send_err), STAT(retry_exceeded_err), STAT(retry_rnr_exceeded_err),
 	STAT(ack_deferred), STAT(rdma_sends), STAT(rdma_recvs), STAT(retransmits),
 	STAT(timeouts), STAT(rx_not_roce), STAT(rx_truncated), STAT(rx_bad_icrc),
 	STAT(rx_bad_header), STAT(rx_unknown_qpn), STAT(rx_bad_pkey), STAT(rx_bad_qkey),
-	STAT(rx_bad_opcode), STAT(rx_bad_state), STAT(rx_bad_source), STAT(rx_bad_length), STAT(rx_passed),
+	STAT(rx_bad_opcode), STAT(rx_bad_state), STAT(rx_bad_source), STAT(rx_bad_length),
+	STAT(rx_passed),
 };
+OMNI_CTR_TABLE_CHECK(dev_stat_names, struct roce_dev_stats);
 
 void
 roce_dev_stats_get(const struct roce_dev *dev, struct roce_dev_stats *st)
@@ -622,8 +414,7 @@ roce_stats_table(const struct roce_dev_stats *st, const char **names, uint64_t *
 		if (names != NULL)
 			names[i] = dev_stat_names[i].name;
 		if (values != NULL)
-			values[i] = *(const uint64_t *)((const uint8_t *)st +
-							dev_stat_names[i].off);
+			values[i] = omni_ctr_value(&dev_stat_names[i], st);
 	}
 	return RTE_DIM(dev_stat_names);
 }
@@ -642,7 +433,7 @@ roce_dev_stats_dump(const struct roce_dev *dev, FILE *f)
 
 	fprintf(f, "%s:", dev->name);
 	for (i = 0; i < RTE_DIM(dev_stat_names); i++) {
-		uint64_t v = *(const uint64_t *)((const uint8_t *)&dev->st + dev_stat_names[i].off);
+		uint64_t v = omni_ctr_value(&dev_stat_names[i], &dev->st);
 
 		if (v != 0)
 			fprintf(f, " %s=%" PRIu64, dev_stat_names[i].name, v);

@@ -343,8 +343,10 @@ void roce_qp_send_complete(struct roce_qp *qp, struct roce_swqe *wqe);
 void roce_qp_retire(struct roce_qp *qp);
 bool roce_qp_sq_idle(const struct roce_qp *qp);
 
-/* Frame building and the tx staging. */
+/* Frame building and the tx staging (roce_tx.c). */
 struct rte_mbuf *roce_tx_alloc(struct roce_dev *dev);
+/* Give the pool back the mbufs roce_tx_alloc() took and did not hand out. */
+void roce_tx_stash_release(struct roce_dev *dev);
 unsigned int roce_tx_room(struct roce_dev *dev);
 void roce_tx_stage(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf *m);
 void roce_tx_flush(struct roce_dev *dev);
@@ -359,20 +361,38 @@ typedef int (*roce_fill_t)(void *arg, uint8_t *dst, uint32_t off, uint32_t len, 
 struct rte_mbuf *roce_frame_build(struct roce_dev *dev, struct roce_hdr_desc *d, roce_fill_t fill,
 				  void *arg);
 
-/* Requester: send what the QP may send now. @return packets built. */
+/* A READ or an atomic: a WR the responder answers with data (rd_atomic counts them). */
+static inline bool
+roce_wr_is_read_atomic(uint8_t op)
+{
+	return op == ROCE_WR_RDMA_READ || op >= ROCE_WR_ATOMIC_CMP_AND_SWP;
+}
+
+/*
+ * Copy between a flat buffer and the bytes [off, off + len) of the message
+ * the SGEs describe (roce_req.c). @return 0, or -EFAULT when an MR went away.
+ */
+int roce_sge_copy(struct roce_qp *qp, const struct roce_sge *sge, uint32_t nsge, uint32_t off,
+		  uint8_t *buf, uint32_t len, bool to_sge, uint32_t *crc);
+/* Requester (roce_req.c): send what the QP may send now. @return packets built. */
 unsigned int roce_req_run(struct roce_qp *qp, unsigned int budget);
 /* Requester: resume from comp.psn when completions overtook the requester. */
 void roce_req_sync(struct roce_qp *qp);
-/* Completer: a response for @p qp. */
+/* Requester: go back to comp.psn (go-back-N), asked by the completer. */
+void roce_req_rewind(struct roce_qp *qp);
+/* Completer (roce_comp.c): a response for @p qp. */
 void roce_comp_rx(struct roce_qp *qp, struct roce_pkt *pkt);
 void roce_comp_timer_start(struct roce_qp *qp);
 void roce_comp_retry_timeout(struct roce_timer *t);
 void roce_comp_rnr_timeout(struct roce_timer *t);
-/* Responder: a request for @p qp; and its pending READ responses. */
+/* Responder (roce_resp.c): a request for @p qp; and its pending READ responses. */
 void roce_resp_rx(struct roce_qp *qp, struct roce_pkt *pkt);
 unsigned int roce_resp_run(struct roce_qp *qp, unsigned int budget);
 void roce_resp_send_acks(struct roce_dev *dev);
-/* The receive path for one frame: parse, check, dispatch. @return false when not RoCE for us. */
+/*
+ * The receive path for one frame (roce_recv.c): parse, check, dispatch.
+ * @return false when not RoCE for us.
+ */
 bool roce_rx_one(struct roce_dev *dev, struct rte_mbuf *m);
 
 /* Microseconds of an IBA RNR timer code, and of a local ACK timeout code. */

@@ -10,6 +10,8 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
+#include <omni_mbuf.h>
+
 #include "roce_internal.h"
 
 #define NULL_ERR(dev, e, ...) \
@@ -331,18 +333,14 @@ void
 roce_mr_write_mbuf(const struct roce_mr *mr, uint64_t iova, const struct rte_mbuf *m,
 		   uint32_t off, uint32_t len)
 {
-	while (m != NULL && off >= m->data_len) {
-		off -= m->data_len;
-		m = m->next;
-	}
-	while (m != NULL && len > 0) {
-		uint32_t n = RTE_MIN((uint32_t)m->data_len - off, len);
+	struct omni_mbuf_span s;
+	const uint8_t *p;
+	uint32_t n;
 
-		roce_mr_write(mr, iova, rte_pktmbuf_mtod_offset(m, const uint8_t *, off), n);
+	omni_mbuf_span_init(&s, m, off, len);
+	while ((n = omni_mbuf_span_next(&s, &p)) > 0) {
+		roce_mr_write(mr, iova, p, n);
 		iova += n;
-		len -= n;
-		off = 0;
-		m = m->next;
 	}
 }
 

@@ -361,62 +361,80 @@ qp_enter_error_flush(struct roce_qp *qp)
 	roce_qp_flush(qp);
 }
 
-int
-roce_qp_modify(struct roce_qp *qp, const struct roce_qp_attr *a, uint32_t mask)
+/* What a checked modify will do (modify_check() fills it, modify_apply() does it). */
+struct modify_plan {
+	enum roce_qp_state cur;
+	enum roce_qp_state next;
+	struct roce_rdres *res; /* new responder resources, NULL: keep the QP's */
+};
+
+/*
+ * Every check of a modify: the mask, the transition and the values, and the
+ * memory it needs (allocated here, so that a refusal changes nothing).
+ * @return 0, or a negative errno with the reason in the device's last error.
+ */
+static int
+modify_check(struct roce_qp *qp, const struct roce_qp_attr *a, uint32_t mask,
+	     struct modify_plan *p)
 {
 	struct roce_dev *dev = qp->dev;
-	enum roce_qp_state cur = qp->state;
-	enum roce_qp_state next = (mask & A(STATE)) ? a->qp_state : cur;
 	const struct transition *t;
 	uint32_t req, opt, all = (1u << RTE_DIM(attr_names)) - 1;
 	int cl = type_class(qp->type);
 	int rc;
 
+	p->cur = qp->state;
+	p->next = (mask & A(STATE)) ? a->qp_state : p->cur;
+	p->res = NULL;
 	if (mask & ~all)
 		return roce_err(dev, EINVAL, "attribute mask 0x%x has unknown bits", mask);
-	if ((mask & A(CUR_STATE)) && a->cur_qp_state != cur)
+	if ((mask & A(CUR_STATE)) && a->cur_qp_state != p->cur)
 		return roce_err(dev, EINVAL, "cur_qp_state %s is not the QP's state %s",
-				roce_qp_state_str(a->cur_qp_state), roce_qp_state_str(cur));
-	if ((unsigned int)next > ROCE_QPS_ERR)
-		return roce_err(dev, EINVAL, "state %u is not a QP state", next);
-	t = &transitions[cur][next];
-	if (!t->valid || (next == ROCE_QPS_SQE))
+				roce_qp_state_str(a->cur_qp_state), roce_qp_state_str(p->cur));
+	if ((unsigned int)p->next > ROCE_QPS_ERR)
+		return roce_err(dev, EINVAL, "state %u is not a QP state", p->next);
+	t = &transitions[p->cur][p->next];
+	if (!t->valid || (p->next == ROCE_QPS_SQE))
 		return roce_err(dev, EINVAL, "QP %u: %s -> %s is not a valid transition",
-				qp->qpn, roce_qp_state_str(cur), roce_qp_state_str(next));
-	if (cl == CL_RC && cur == ROCE_QPS_SQE)
+				qp->qpn, roce_qp_state_str(p->cur), roce_qp_state_str(p->next));
+	if (cl == CL_RC && p->cur == ROCE_QPS_SQE)
 		return roce_err(dev, EINVAL, "QP %u: an RC QP is never in SQE", qp->qpn);
 	req = t->req[cl];
 	opt = t->opt[cl];
 	if ((mask & req) != req)
 		return roce_err(dev, EINVAL, "QP %u: %s -> %s needs %s", qp->qpn,
-				roce_qp_state_str(cur), roce_qp_state_str(next),
+				roce_qp_state_str(p->cur), roce_qp_state_str(p->next),
 				first_attr(req & ~mask));
 	if (mask & ~(req | opt | A(STATE)))
 		return roce_err(dev, EINVAL, "QP %u: %s is not allowed on %s -> %s for this "
 				"QP type", qp->qpn, first_attr(mask & ~(req | opt | A(STATE))),
-				roce_qp_state_str(cur), roce_qp_state_str(next));
+				roce_qp_state_str(p->cur), roce_qp_state_str(p->next));
 	rc = check_values(qp, a, mask);
 	if (rc < 0)
 		return rc;
-	if ((mask & A(MAX_DEST_RD_ATOMIC)) && a->max_dest_rd_atomic > 0) {
-		uint32_t n = a->max_dest_rd_atomic;
-		struct roce_rdres *res;
-
-		/* allocated before any change, so a failure changes nothing */
-		if (n != qp->resp.nb_res) {
-			res = rte_zmalloc_socket("roce_rdres", sizeof(*res) * n, 0,
-						 dev->conf.socket_id);
-			if (res == NULL)
-				return roce_err(dev, ENOMEM, "no memory for %u read resources", n);
-			rte_free(qp->resp.res);
-			qp->resp.res = res;
-			qp->resp.nb_res = n;
-			qp->resp.res_next = 0;
-			qp->resp.res_pending = 0;
-		}
+	if ((mask & A(MAX_DEST_RD_ATOMIC)) && a->max_dest_rd_atomic > 0 &&
+	    a->max_dest_rd_atomic != qp->resp.nb_res) {
+		p->res = rte_zmalloc_socket("roce_rdres", sizeof(*p->res) * a->max_dest_rd_atomic,
+					    0, dev->conf.socket_id);
+		if (p->res == NULL)
+			return roce_err(dev, ENOMEM, "no memory for %u read resources",
+					a->max_dest_rd_atomic);
 	}
+	return 0;
+}
 
-	/* checked: apply */
+/* The attributes of a checked modify. */
+static void
+modify_apply_attrs(struct roce_qp *qp, const struct roce_qp_attr *a, uint32_t mask,
+		   const struct modify_plan *p)
+{
+	if (p->res != NULL) {
+		rte_free(qp->resp.res);
+		qp->resp.res = p->res;
+		qp->resp.nb_res = a->max_dest_rd_atomic;
+		qp->resp.res_next = 0;
+		qp->resp.res_pending = 0;
+	}
 	if (mask & A(ACCESS_FLAGS))
 		qp->attr.qp_access_flags = a->qp_access_flags;
 	if (mask & A(QKEY))
@@ -458,30 +476,49 @@ roce_qp_modify(struct roce_qp *qp, const struct roce_qp_attr *a, uint32_t mask)
 	if (qp->type == ROCE_QPT_RC || qp->type == ROCE_QPT_UC)
 		qp->sport = roce_udp_sport_rc(qp->attr.ah_attr.flow_label, qp->qpn,
 					      qp->attr.dest_qp_num);
+}
 
-	if (next != cur) {
-		ROCE_LOG(DEBUG, "%s: QP %u %s -> %s", dev->name, qp->qpn, roce_qp_state_str(cur),
-			 roce_qp_state_str(next));
-		switch (next) {
-		case ROCE_QPS_RESET:
-			qp_reset_state(qp);
-			qp->state = ROCE_QPS_RESET;
-			break;
-		case ROCE_QPS_ERR:
-			qp_enter_error_flush(qp);
-			break;
-		case ROCE_QPS_SQD:
-			qp->state = next;
-			qp->sq_drained_reported = false;
+/* The state change of a checked modify. */
+static void
+modify_apply_state(struct roce_qp *qp, const struct modify_plan *p)
+{
+	if (p->next == p->cur)
+		return;
+	ROCE_LOG(DEBUG, "%s: QP %u %s -> %s", qp->dev->name, qp->qpn, roce_qp_state_str(p->cur),
+		 roce_qp_state_str(p->next));
+	switch (p->next) {
+	case ROCE_QPS_RESET:
+		qp_reset_state(qp);
+		qp->state = ROCE_QPS_RESET;
+		break;
+	case ROCE_QPS_ERR:
+		qp_enter_error_flush(qp);
+		break;
+	case ROCE_QPS_SQD:
+		qp->state = p->next;
+		qp->sq_drained_reported = false;
+		roce_qp_activate(qp);
+		break;
+	default:
+		qp->state = p->next;
+		if (p->next == ROCE_QPS_RTS)
 			roce_qp_activate(qp);
-			break;
-		default:
-			qp->state = next;
-			if (next == ROCE_QPS_RTS)
-				roce_qp_activate(qp);
-			break;
-		}
+		break;
 	}
+}
+
+/* Check everything first (a refusal changes nothing), then apply. */
+int
+roce_qp_modify(struct roce_qp *qp, const struct roce_qp_attr *a, uint32_t mask)
+{
+	struct modify_plan plan;
+	int rc;
+
+	rc = modify_check(qp, a, mask, &plan);
+	if (rc < 0)
+		return rc;
+	modify_apply_attrs(qp, a, mask, &plan);
+	modify_apply_state(qp, &plan);
 	return 0;
 }
 

@@ -3,8 +3,9 @@
  */
 
 /*
- * Receive path (checks and dispatch) and responder: requests -> receive
- * completions, RDMA WRITE/READ/atomic execution, ACKs and NAKs.
+ * Responder: requests -> receive completions, RDMA WRITE/READ/atomic
+ * execution, ACKs and NAKs (the receive checks and dispatch before it are
+ * roce_recv.c's).
  *
  * Responder output stays in PSN order: READ responses and atomic ACKs are
  * served from the QP's resources in age order, and an ACK or NAK that would
@@ -506,101 +507,133 @@ resp_atomic(struct roce_qp *qp, struct roce_pkt *pkt)
 	res_queue(qp, r, 1);
 }
 
-/* SEND and WRITE packets of RC and UC. */
-static void
-resp_send_write(struct roce_qp *qp, struct roce_pkt *pkt, uint32_t flags)
-{
-	const bool rc = qp->type == ROCE_QPT_RC;
-	const bool last = flags & ROCE_OPF_LAST;
-	struct roce_rwqe *r = NULL;
+/* The verdict of sw_check() on a SEND or WRITE packet. */
+enum sw_verdict {
+	SW_OK,     /* sw_apply() places it */
+	SW_NO_WQE, /* no receive WQE posted: RNR NAK (RC) or the message dropped (UC) */
+	SW_FATAL,  /* resp_fatal() with the plan's NAK and status */
+};
 
+/* What sw_check() found for sw_apply() (or for the refusal). */
+struct sw_plan {
+	bool claim;                /* the packet takes (or keeps) a receive WQE */
+	bool late;                 /* refused by a check ranked after taking the WQE */
+	bool mr_checked;           /* WRITE: mr was checked by this packet (first, or again) */
+	uint8_t nak;               /* SW_FATAL: the NAK code */
+	enum roce_wc_status st;    /* SW_FATAL: the completion status */
+	struct roce_mr *mr;        /* WRITE: the MR the payload goes to */
+	struct roce_rwqe *r;       /* SEND: the receive WQE */
+};
+
+static enum sw_verdict
+sw_fatal(struct sw_plan *p, uint8_t nak, enum roce_wc_status st)
+{
+	p->nak = nak;
+	p->st = st;
+	return SW_FATAL;
+}
+
+/*
+ * Every check of a SEND or WRITE packet, in the order IBA ranks them, with
+ * no change to the QP: sizes against the MTU, the WRITE's target (at its
+ * first packet: length, access, MR; later: the MR still there), a receive
+ * WQE to take, the SEND's room in it.
+ */
+static enum sw_verdict
+sw_check(struct roce_qp *qp, struct roce_pkt *pkt, uint32_t flags, struct sw_plan *p)
+{
+	const bool last = flags & ROCE_OPF_LAST;
+	const bool first_write = (flags & ROCE_OPF_WRITE) && (flags & ROCE_OPF_FIRST);
+
+	p->claim = (flags & ROCE_OPF_RECV_WQE) || ((flags & ROCE_OPF_SEND) && !qp->resp.rwqe_open);
+	p->late = false;
+	p->mr_checked = first_write;
+	p->mr = first_write ? NULL : qp->resp.wr_mr;
+	p->r = NULL;
 	/* every packet but the last is a full MTU */
-	if (pkt->paylen > qp->mtu || (!last && pkt->paylen != qp->mtu)) {
-		resp_fatal(qp, pkt, ROCE_NAK_INVALID_REQ, ROCE_WC_REM_INV_REQ_ERR);
-		return;
-	}
+	if (pkt->paylen > qp->mtu || (!last && pkt->paylen != qp->mtu))
+		return sw_fatal(p, ROCE_NAK_INVALID_REQ, ROCE_WC_REM_INV_REQ_ERR);
 	if (flags & ROCE_OPF_WRITE) {
-		if (flags & ROCE_OPF_FIRST) {
-			struct roce_mr *mr;
+		uint32_t left = first_write ? pkt->dma_len : qp->resp.wr_left;
+
+		if (first_write) {
 			int nak;
 
-			if (pkt->dma_len > ROCE_MAX_MSG_SIZE) {
-				resp_fatal(qp, pkt, ROCE_NAK_INVALID_REQ, ROCE_WC_REM_INV_REQ_ERR);
-				return;
-			}
-			nak = check_remote(qp, pkt, ROCE_ACCESS_REMOTE_WRITE, pkt->dma_len, &mr);
-			if (nak) {
-				resp_fatal(qp, pkt, nak, ROCE_WC_REM_ACCESS_ERR);
-				return;
-			}
-			qp->resp.wr_rkey = pkt->rkey;
-			qp->resp.wr_mr = mr;
-			qp->resp.wr_deregs = qp->dev->mr_deregs;
-			qp->resp.wr_va = pkt->va;
-			qp->resp.wr_left = pkt->dma_len;
-			qp->resp.offset = 0;
+			if (pkt->dma_len > ROCE_MAX_MSG_SIZE)
+				return sw_fatal(p, ROCE_NAK_INVALID_REQ, ROCE_WC_REM_INV_REQ_ERR);
+			nak = check_remote(qp, pkt, ROCE_ACCESS_REMOTE_WRITE, pkt->dma_len, &p->mr);
+			if (nak)
+				return sw_fatal(p, (uint8_t)nak, ROCE_WC_REM_ACCESS_ERR);
 		}
-		if (pkt->paylen > qp->resp.wr_left || (last && pkt->paylen != qp->resp.wr_left)) {
-			resp_fatal(qp, pkt, ROCE_NAK_INVALID_REQ, ROCE_WC_REM_INV_REQ_ERR);
-			return;
-		}
+		if (pkt->paylen > left || (last && pkt->paylen != left))
+			return sw_fatal(p, ROCE_NAK_INVALID_REQ, ROCE_WC_REM_INV_REQ_ERR);
 	}
 	/* a receive WQE: at the first packet of a SEND, the last of a WRITE with imm */
-	if ((flags & ROCE_OPF_RECV_WQE) || ((flags & ROCE_OPF_SEND) && !qp->resp.rwqe_open)) {
-		if (!qp->resp.rwqe_open && qp->rq.tail == qp->rq.head) {
-			if (!rc) {
-				qp->resp.uc_drop = true;
-				qp->st.drops++;
-				return;
-			}
-			qp->dev->st.send_rnr_err++;
-			qp->st.rnr_naks_sent++;
-			/* the RNR NAK must not overtake READ responses still queued */
-			if (qp->resp.res_pending == 0)
-				send_nak(qp, ROCE_AETH_RNR | qp->attr.min_rnr_timer, pkt->psn);
-			return;
-		}
-		if ((flags & ROCE_OPF_SEND) && !qp->resp.rwqe_open)
-			qp->resp.offset = 0;
-		qp->resp.rwqe_open = true;
-		r = roce_wq_at(&qp->rq, qp->rq.tail);
-	}
+	if (p->claim && !qp->resp.rwqe_open && qp->rq.tail == qp->rq.head)
+		return SW_NO_WQE;
+	p->late = true;
 	if (flags & ROCE_OPF_SEND) {
-		int rc2;
+		uint32_t off = qp->resp.rwqe_open ? qp->resp.offset : 0;
 
-		r = roce_wq_at(&qp->rq, qp->rq.tail);
-		if (qp->resp.offset + pkt->paylen > r->length) {
-			resp_fatal(qp, pkt, ROCE_NAK_INVALID_REQ, ROCE_WC_LOC_LEN_ERR);
-			return;
-		}
-		rc2 = recv_place(qp, r, qp->resp.offset, NULL, pkt->m, pkt->pay_off, pkt->paylen);
-		if (rc2 < 0) {
-			resp_fatal(qp, pkt, ROCE_NAK_REM_OP, ROCE_WC_LOC_PROT_ERR);
-			return;
-		}
+		p->r = roce_wq_at(&qp->rq, qp->rq.tail);
+		if (off + pkt->paylen > p->r->length)
+			return sw_fatal(p, ROCE_NAK_INVALID_REQ, ROCE_WC_LOC_LEN_ERR);
 	} else if (pkt->paylen > 0) {
-		struct roce_mr *mr = qp->resp.wr_mr;
-
 		/*
 		 * The MR checked at the first packet, unless an MR was deregistered
 		 * since (then looked up again: it may be gone). A DMA MR's pages
 		 * are checked each time (guest memory may have changed).
 		 */
-		if (qp->dev->mr_deregs != qp->resp.wr_deregs) {
-			mr = roce_mr_lookup(qp->dev, qp->resp.wr_rkey, true);
-			if (mr == NULL || mr->pd != qp->pd ||
-			    !(mr->access & ROCE_ACCESS_REMOTE_WRITE)) {
-				resp_fatal(qp, pkt, ROCE_NAK_REM_ACCESS, ROCE_WC_REM_ACCESS_ERR);
-				return;
-			}
-			qp->resp.wr_mr = mr;
-			qp->resp.wr_deregs = qp->dev->mr_deregs;
+		if (!first_write && qp->dev->mr_deregs != qp->resp.wr_deregs) {
+			p->mr = roce_mr_lookup(qp->dev, qp->resp.wr_rkey, true);
+			if (p->mr == NULL || p->mr->pd != qp->pd ||
+			    !(p->mr->access & ROCE_ACCESS_REMOTE_WRITE))
+				return sw_fatal(p, ROCE_NAK_REM_ACCESS, ROCE_WC_REM_ACCESS_ERR);
+			p->mr_checked = true;
 		}
-		if (mr->dma && !roce_mr_covers(mr, qp->resp.wr_va, pkt->paylen)) {
-			resp_fatal(qp, pkt, ROCE_NAK_REM_ACCESS, ROCE_WC_REM_ACCESS_ERR);
+		if (p->mr->dma && !roce_mr_covers(p->mr, first_write ? pkt->va : qp->resp.wr_va,
+						  pkt->paylen))
+			return sw_fatal(p, ROCE_NAK_REM_ACCESS, ROCE_WC_REM_ACCESS_ERR);
+	}
+	return SW_OK;
+}
+
+/* Take (or keep) the receive WQE the packet fills. */
+static void
+sw_claim(struct roce_qp *qp, uint32_t flags)
+{
+	if ((flags & ROCE_OPF_SEND) && !qp->resp.rwqe_open)
+		qp->resp.offset = 0;
+	qp->resp.rwqe_open = true;
+}
+
+/* Place a checked SEND or WRITE packet and move the responder on. */
+static void
+sw_apply(struct roce_qp *qp, struct roce_pkt *pkt, uint32_t flags, const struct sw_plan *p)
+{
+	const bool last = flags & ROCE_OPF_LAST;
+
+	if ((flags & ROCE_OPF_WRITE) && (flags & ROCE_OPF_FIRST)) {
+		qp->resp.wr_rkey = pkt->rkey;
+		qp->resp.wr_va = pkt->va;
+		qp->resp.wr_left = pkt->dma_len;
+		qp->resp.offset = 0;
+	}
+	if (p->mr_checked) {
+		qp->resp.wr_mr = p->mr;
+		qp->resp.wr_deregs = qp->dev->mr_deregs;
+	}
+	if (p->claim)
+		sw_claim(qp, flags);
+	if (flags & ROCE_OPF_SEND) {
+		if (recv_place(qp, p->r, qp->resp.offset, NULL, pkt->m, pkt->pay_off,
+			       pkt->paylen) < 0) {
+			/* an SGE's MR is not usable: found as the bytes are placed */
+			resp_fatal(qp, pkt, ROCE_NAK_REM_OP, ROCE_WC_LOC_PROT_ERR);
 			return;
 		}
-		roce_mr_write_mbuf(mr, qp->resp.wr_va, pkt->m, pkt->pay_off, pkt->paylen);
+	} else if (pkt->paylen > 0) {
+		roce_mr_write_mbuf(p->mr, qp->resp.wr_va, pkt->m, pkt->pay_off, pkt->paylen);
 		qp->resp.wr_va += pkt->paylen;
 		qp->resp.wr_left -= pkt->paylen;
 	}
@@ -617,8 +650,39 @@ resp_send_write(struct roce_qp *qp, struct roce_pkt *pkt, uint32_t flags)
 		else if (flags & ROCE_OPF_IMM)
 			recv_complete(qp, pkt, qp->resp.offset, true, ROCE_WC_RECV_RDMA_WITH_IMM);
 	}
-	if (rc && pkt->ackreq)
+	if (qp->type == ROCE_QPT_RC && pkt->ackreq)
 		ack_later(qp, pkt->psn);
+}
+
+/* SEND and WRITE packets of RC and UC: every check, then the placement. */
+static void
+resp_send_write(struct roce_qp *qp, struct roce_pkt *pkt, uint32_t flags)
+{
+	struct sw_plan plan;
+
+	switch (sw_check(qp, pkt, flags, &plan)) {
+	case SW_OK:
+		sw_apply(qp, pkt, flags, &plan);
+		break;
+	case SW_NO_WQE:
+		if (qp->type != ROCE_QPT_RC) {
+			qp->resp.uc_drop = true;
+			qp->st.drops++;
+			break;
+		}
+		qp->dev->st.send_rnr_err++;
+		qp->st.rnr_naks_sent++;
+		/* the RNR NAK must not overtake READ responses still queued */
+		if (qp->resp.res_pending == 0)
+			send_nak(qp, ROCE_AETH_RNR | qp->attr.min_rnr_timer, pkt->psn);
+		break;
+	case SW_FATAL:
+		/* refused after taking a receive WQE: resp_fatal() completes it in error */
+		if (plan.claim && plan.late)
+			sw_claim(qp, flags);
+		resp_fatal(qp, pkt, plan.nak, plan.st);
+		break;
+	}
 }
 
 void
@@ -687,106 +751,4 @@ roce_resp_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 		resp_atomic(qp, pkt);
 	else
 		resp_send_write(qp, pkt, flags);
-}
-
-/* ---------------- receive path ---------------- */
-
-static bool
-gid_is_local(const struct roce_dev *dev, const uint8_t *gid)
-{
-	uint32_t i;
-
-	for (i = 0; i < dev->lim.gid_tbl_len; i++)
-		if (dev->gid_valid[i] && memcmp(dev->gid[i], gid, ROCE_GID_LEN) == 0)
-			return true;
-	return false;
-}
-
-bool
-roce_rx_one(struct roce_dev *dev, struct rte_mbuf *m)
-{
-	struct roce_dev_stats *st = &dev->st;
-	struct roce_pkt pkt;
-	struct roce_qp *qp;
-	uint32_t flags;
-	uint8_t tr;
-
-	/* the ICRC after the GID: frames for another stack pass unverified */
-	switch (roce_pkt_parse(m, &pkt, false)) {
-	case ROCE_PARSE_OK:
-		break;
-	case ROCE_PARSE_NOT_ROCE:
-		st->rx_not_roce++;
-		return false;
-	case ROCE_PARSE_TRUNCATED:
-		st->rx_truncated++;
-		goto drop;
-	case ROCE_PARSE_BAD_HEADER:
-		st->rx_bad_header++;
-		goto drop;
-	case ROCE_PARSE_BAD_ICRC: /* not asked for: checked below */
-		break;
-	}
-	if (!gid_is_local(dev, pkt.dgid)) {
-		st->rx_not_roce++;
-		return false;
-	}
-	if (!roce_pkt_icrc_ok(m, &pkt)) {
-		st->rx_bad_icrc++;
-		goto drop;
-	}
-	qp = roce_qp_get(dev, pkt.qpn);
-	if (qp == NULL) {
-		st->rx_unknown_qpn++;
-		goto drop;
-	}
-	if ((pkt.pkey & 0x7fff) != (ROCE_DEFAULT_PKEY & 0x7fff)) {
-		st->rx_bad_pkey++;
-		goto drop_qp;
-	}
-	flags = roce_opcode_table[pkt.opcode].flags;
-	tr = pkt.opcode & 0xe0;
-	if ((qp->type == ROCE_QPT_RC && tr != ROCE_TR_RC) ||
-	    (qp->type == ROCE_QPT_UC && tr != ROCE_TR_UC) ||
-	    ((qp->type == ROCE_QPT_UD || qp->type == ROCE_QPT_GSI) && tr != ROCE_TR_UD)) {
-		st->rx_bad_opcode++;
-		goto drop_qp;
-	}
-	if (flags & ROCE_OPF_RESP) {
-		if (qp->state != ROCE_QPS_RTS && qp->state != ROCE_QPS_SQD) {
-			st->rx_bad_state++;
-			goto drop_qp;
-		}
-	} else if (qp->state < ROCE_QPS_RTR || qp->state == ROCE_QPS_ERR) {
-		st->rx_bad_state++;
-		goto drop_qp;
-	}
-	if (tr == ROCE_TR_UD) {
-		uint32_t want = qp->type == ROCE_QPT_GSI ? ROCE_GSI_QKEY : qp->attr.qkey;
-
-		if (pkt.qkey != want) {
-			st->rx_bad_qkey++;
-			goto drop_qp;
-		}
-	} else if (memcmp(pkt.sgid, qp->attr.ah_attr.dgid, ROCE_GID_LEN) != 0) {
-		st->rx_bad_source++;
-		goto drop_qp;
-	}
-	if (pkt.paylen > qp->mtu) {
-		st->rx_bad_length++;
-		goto drop_qp;
-	}
-	st->rcvd_pkts++;
-	qp->st.rcvd_pkts++;
-	if (flags & ROCE_OPF_RESP)
-		roce_comp_rx(qp, &pkt);
-	else
-		roce_resp_rx(qp, &pkt);
-	rte_pktmbuf_free(m);
-	return true;
-drop_qp:
-	qp->st.drops++;
-drop:
-	rte_pktmbuf_free(m);
-	return true;
 }

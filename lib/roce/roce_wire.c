@@ -3,12 +3,17 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <isa-l/crc.h>
 #include <rte_byteorder.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
+#include <rte_udp.h>
+
+#include <omni_bytes.h>
+#include <omni_mbuf.h>
 
 #include "roce_wire.h"
 
@@ -101,42 +106,53 @@ icrc_seed(void)
 static uint32_t
 crc_mbuf(uint32_t crc, const struct rte_mbuf *m, uint32_t off, uint32_t end)
 {
-	while (m != NULL && off >= m->data_len) {
-		off -= m->data_len;
-		end -= m->data_len;
-		m = m->next;
-	}
-	while (m != NULL && end > 0) {
-		uint32_t n = RTE_MIN((uint32_t)m->data_len, end) - off;
+	struct omni_mbuf_span s;
+	const uint8_t *p;
+	uint32_t n;
 
-		crc = roce_crc32(crc, rte_pktmbuf_mtod_offset(m, const uint8_t *, off), n);
-		end -= RTE_MIN((uint32_t)m->data_len, end);
-		off = 0;
-		m = m->next;
-	}
+	omni_mbuf_span_init(&s, m, off, end > off ? end - off : 0);
+	while ((n = omni_mbuf_span_next(&s, &p)) > 0)
+		crc = roce_crc32(crc, p, n);
 	return crc;
 }
+
+/*
+ * Offsets of the Ethernet, 802.1Q, IPv4, IPv6 and UDP fields read and
+ * written here, from each header's start (DPDK's header structs name them).
+ */
+#define ETH_OFF(f) offsetof(struct rte_ether_hdr, f)
+#define VLAN_OFF(f) offsetof(struct rte_vlan_hdr, f)
+#define IP4_OFF(f) offsetof(struct rte_ipv4_hdr, f)
+#define IP6_OFF(f) offsetof(struct rte_ipv6_hdr, f)
+#define UDP_OFF(f) offsetof(struct rte_udp_hdr, f)
+#define IPV4_LEN ((uint32_t)sizeof(struct rte_ipv4_hdr))
+#define IPV6_LEN ((uint32_t)sizeof(struct rte_ipv6_hdr))
+#define UDP_LEN ((uint32_t)sizeof(struct rte_udp_hdr))
+#define IPV4_VER_IHL 0x45    /* version 4, 5 words: no options */
+#define IPV4_DF 0x4000
+#define IPV4_FRAG_MASK 0x3fff /* MF and the fragment offset */
 
 uint32_t
 roce_icrc_begin(const uint8_t *l3, bool ipv6)
 {
 	uint8_t hdr[ROCE_IPV6_UDP_LEN + ROCE_BTH_LEN];
-	const uint32_t ip_len = ipv6 ? 40 : 20;
-	const uint32_t len = ip_len + 8 + ROCE_BTH_LEN;
+	const uint32_t ip_len = ipv6 ? IPV6_LEN : IPV4_LEN;
+	const uint32_t len = ip_len + UDP_LEN + ROCE_BTH_LEN;
+	uint8_t *udp = hdr + ip_len;
 
 	memcpy(hdr, l3, len);
 	if (ipv6) {
 		/* traffic class and flow label; the version nibble stays */
-		hdr[0] |= 0x0f;
-		hdr[1] = hdr[2] = hdr[3] = 0xff;
-		hdr[7] = 0xff;  /* hop limit */
+		hdr[IP6_OFF(vtc_flow)] |= 0x0f;
+		memset(hdr + IP6_OFF(vtc_flow) + 1, 0xff, 3);
+		hdr[IP6_OFF(hop_limits)] = 0xff;
 	} else {
-		hdr[1] = 0xff;  /* TOS */
-		hdr[8] = 0xff;  /* TTL */
-		hdr[10] = hdr[11] = 0xff; /* header checksum */
+		hdr[IP4_OFF(type_of_service)] = 0xff;
+		hdr[IP4_OFF(time_to_live)] = 0xff;
+		memset(hdr + IP4_OFF(hdr_checksum), 0xff, 2);
 	}
-	hdr[ip_len + 6] = hdr[ip_len + 7] = 0xff; /* UDP checksum */
-	hdr[ip_len + 8 + 4] = 0xff;               /* BTH FECN, BECN, Resv6 */
+	memset(udp + UDP_OFF(dgram_cksum), 0xff, 2);
+	udp[UDP_LEN + ROCE_BTH_FECN] = 0xff; /* FECN, BECN, Resv6 */
 	return roce_crc32(icrc_seed(), hdr, len);
 }
 
@@ -144,80 +160,13 @@ uint32_t
 roce_icrc(const struct rte_mbuf *m, uint32_t l3_off, bool ipv6, uint32_t icrc_off)
 {
 	uint8_t hdr[ROCE_IPV6_UDP_LEN + ROCE_BTH_LEN];
-	const uint32_t len = (ipv6 ? 40 : 20) + 8 + ROCE_BTH_LEN;
+	const uint32_t len = (ipv6 ? ROCE_IPV6_UDP_LEN : ROCE_IPV4_UDP_LEN) + ROCE_BTH_LEN;
 	const uint8_t *p;
 
 	p = rte_pktmbuf_read(m, l3_off, len, hdr);
 	if (p == NULL)
 		return 0;
 	return crc_mbuf(roce_icrc_begin(p, ipv6), m, l3_off + len, icrc_off);
-}
-
-/* Big-endian fields at any alignment, through DPDK's byte order helpers. */
-static inline uint16_t
-get16(const uint8_t *p)
-{
-	rte_be16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return rte_be_to_cpu_16(v);
-}
-
-static inline uint32_t
-get32(const uint8_t *p)
-{
-	rte_be32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return rte_be_to_cpu_32(v);
-}
-
-static inline uint64_t
-get64(const uint8_t *p)
-{
-	rte_be64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return rte_be_to_cpu_64(v);
-}
-
-/* 24-bit QPN, PSN and MSN fields */
-static inline uint32_t
-get24(const uint8_t *p)
-{
-	return get32(p - 1) & 0xffffff;
-}
-
-static inline void
-put16(uint8_t *p, uint16_t v)
-{
-	rte_be16_t b = rte_cpu_to_be_16(v);
-
-	memcpy(p, &b, sizeof(b));
-}
-
-static inline void
-put32(uint8_t *p, uint32_t v)
-{
-	rte_be32_t b = rte_cpu_to_be_32(v);
-
-	memcpy(p, &b, sizeof(b));
-}
-
-static inline void
-put64(uint8_t *p, uint64_t v)
-{
-	rte_be64_t b = rte_cpu_to_be_64(v);
-
-	memcpy(p, &b, sizeof(b));
-}
-
-/* keeps the byte before: the 24-bit field shares a word with an 8-bit one */
-static inline void
-put24(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 8));
-	p[2] = v & 0xff;
 }
 
 static void
@@ -228,144 +177,220 @@ v4_gid(uint8_t *gid, const uint8_t *addr)
 	memcpy(gid + 12, addr, 4);
 }
 
+/* Where roce_pkt_parse() stands between its steps. */
+struct parse_state {
+	const uint8_t *h;    /* the frame's first bytes (up to ROCE_MAX_HDR), contiguous */
+	uint32_t avail;      /* how many h holds */
+	uint32_t pkt_len;    /* the whole frame's */
+	uint32_t l3;         /* offset of the IP header */
+	uint16_t type;       /* its EtherType */
+	const uint8_t *udp;
+	uint32_t ip_payload; /* bytes after the IP header, as the IP header says */
+	uint32_t frame_len;  /* bytes through the IP datagram's end */
+	const struct roce_opcode_info *info;
+};
+
+/* Ethernet and an optional 802.1Q tag: the EtherType and where L3 starts. */
+static void
+parse_eth(struct parse_state *s, struct roce_pkt *pkt)
+{
+	const uint8_t *tag = s->h + RTE_ETHER_HDR_LEN;
+
+	s->type = omni_get_be16(s->h + ETH_OFF(ether_type));
+	s->l3 = RTE_ETHER_HDR_LEN;
+	pkt->vlan_id = ROCE_VLAN_NONE;
+	if (s->type == RTE_ETHER_TYPE_VLAN) {
+		pkt->vlan_id = omni_get_be16(tag + VLAN_OFF(vlan_tci)) & RTE_VLAN_ID_MASK;
+		s->type = omni_get_be16(tag + VLAN_OFF(eth_proto));
+		s->l3 += sizeof(struct rte_vlan_hdr);
+	}
+	memcpy(pkt->smac, s->h + ETH_OFF(src_addr), RTE_ETHER_ADDR_LEN);
+}
+
+/* IPv4 to UDP port 4791: no options, no fragments, a good header checksum. */
+static enum roce_parse_result
+parse_ipv4(struct parse_state *s, struct roce_pkt *pkt)
+{
+	const uint8_t *ip = s->h + s->l3;
+	uint32_t total;
+
+	if (s->avail < s->l3 + ROCE_IPV4_UDP_LEN || ip[IP4_OFF(next_proto_id)] != IPPROTO_UDP)
+		return ROCE_PARSE_NOT_ROCE;
+	s->udp = ip + IPV4_LEN;
+	if (omni_get_be16(s->udp + UDP_OFF(dst_port)) != ROCE_UDP_PORT)
+		return ROCE_PARSE_NOT_ROCE;
+	if (ip[IP4_OFF(version_ihl)] != IPV4_VER_IHL ||
+	    (omni_get_be16(ip + IP4_OFF(fragment_offset)) & IPV4_FRAG_MASK) != 0 ||
+	    rte_raw_cksum(ip, IPV4_LEN) != 0xffff)
+		return ROCE_PARSE_BAD_HEADER;
+	total = omni_get_be16(ip + IP4_OFF(total_length));
+	if (total < IPV4_LEN || s->l3 + total > s->pkt_len)
+		return ROCE_PARSE_TRUNCATED;
+	s->ip_payload = total - IPV4_LEN;
+	s->frame_len = s->l3 + total;
+	pkt->ipv6 = 0;
+	pkt->tclass = ip[IP4_OFF(type_of_service)];
+	pkt->hop_limit = ip[IP4_OFF(time_to_live)];
+	v4_gid(pkt->sgid, ip + IP4_OFF(src_addr));
+	v4_gid(pkt->dgid, ip + IP4_OFF(dst_addr));
+	return ROCE_PARSE_OK;
+}
+
+/* IPv6 to UDP port 4791, UDP the next header (no extension headers). */
+static enum roce_parse_result
+parse_ipv6(struct parse_state *s, struct roce_pkt *pkt)
+{
+	const uint8_t *ip = s->h + s->l3;
+	uint32_t plen;
+
+	if (s->avail < s->l3 + ROCE_IPV6_UDP_LEN || ip[IP6_OFF(proto)] != IPPROTO_UDP)
+		return ROCE_PARSE_NOT_ROCE;
+	s->udp = ip + IPV6_LEN;
+	if (omni_get_be16(s->udp + UDP_OFF(dst_port)) != ROCE_UDP_PORT)
+		return ROCE_PARSE_NOT_ROCE;
+	if ((ip[IP6_OFF(vtc_flow)] >> 4) != 6)
+		return ROCE_PARSE_BAD_HEADER;
+	plen = omni_get_be16(ip + IP6_OFF(payload_len));
+	if (s->l3 + IPV6_LEN + plen > s->pkt_len)
+		return ROCE_PARSE_TRUNCATED;
+	s->ip_payload = plen;
+	s->frame_len = s->l3 + IPV6_LEN + plen;
+	pkt->ipv6 = 1;
+	pkt->tclass = (uint8_t)(omni_get_be16(ip + IP6_OFF(vtc_flow)) >> 4);
+	pkt->hop_limit = ip[IP6_OFF(hop_limits)];
+	memcpy(pkt->sgid, ip + IP6_OFF(src_addr), ROCE_GID_LEN);
+	memcpy(pkt->dgid, ip + IP6_OFF(dst_addr), ROCE_GID_LEN);
+	return ROCE_PARSE_OK;
+}
+
+/* UDP: its length must be the IP payload's, with room for a BTH and the ICRC. */
+static enum roce_parse_result
+parse_udp(struct parse_state *s, struct roce_pkt *pkt)
+{
+	uint32_t udp_len = omni_get_be16(s->udp + UDP_OFF(dgram_len));
+
+	pkt->l3_off = (uint16_t)s->l3;
+	pkt->udp_sport = omni_get_be16(s->udp + UDP_OFF(src_port));
+	if (udp_len != s->ip_payload)
+		return s->ip_payload < udp_len ? ROCE_PARSE_TRUNCATED : ROCE_PARSE_BAD_HEADER;
+	if (s->ip_payload < UDP_LEN + ROCE_BTH_LEN + ROCE_ICRC_LEN)
+		return ROCE_PARSE_TRUNCATED;
+	return ROCE_PARSE_OK;
+}
+
+/*
+ * BTH: an opcode we handle, TVer 0; then the opcode's extension headers,
+ * payload, pad and ICRC must fit the UDP datagram, and the pad must be the
+ * payload's.
+ */
+static enum roce_parse_result
+parse_bth(struct parse_state *s, struct roce_pkt *pkt)
+{
+	const uint8_t *bth;
+	uint32_t hdr_end;
+
+	pkt->bth_off = (uint16_t)(s->udp + UDP_LEN - s->h);
+	if (s->avail < (uint32_t)pkt->bth_off + ROCE_BTH_LEN)
+		return ROCE_PARSE_TRUNCATED;
+	bth = s->h + pkt->bth_off;
+	pkt->opcode = roce_bth_opcode(bth);
+	s->info = &roce_opcode_table[pkt->opcode];
+	if (s->info->hdr_len == 0 || roce_bth_tver(bth) != 0)
+		return ROCE_PARSE_BAD_HEADER;
+	pkt->se = roce_bth_se(bth);
+	pkt->padcnt = roce_bth_pad(bth);
+	pkt->pkey = roce_bth_pkey(bth);
+	pkt->qpn = roce_bth_qpn(bth);
+	pkt->ackreq = roce_bth_ackreq(bth);
+	pkt->psn = roce_bth_psn(bth);
+	hdr_end = pkt->bth_off + s->info->hdr_len;
+	if (hdr_end + pkt->padcnt + ROCE_ICRC_LEN > s->frame_len || hdr_end > s->avail)
+		return ROCE_PARSE_TRUNCATED;
+	pkt->pay_off = (uint16_t)hdr_end;
+	pkt->paylen = s->frame_len - hdr_end - pkt->padcnt - ROCE_ICRC_LEN;
+	pkt->frame_len = s->frame_len;
+	if (!(s->info->flags & ROCE_OPF_PAYLOAD) ? pkt->paylen != 0 || pkt->padcnt != 0 :
+	    ((-pkt->paylen) & 3) != pkt->padcnt)
+		return ROCE_PARSE_BAD_HEADER;
+	return ROCE_PARSE_OK;
+}
+
+/* The extension headers the opcode carries (parse_bth() checked that they fit). */
+static void
+parse_ext(const struct parse_state *s, struct roce_pkt *pkt)
+{
+	const struct roce_opcode_info *info = s->info;
+	const uint8_t *bth = s->h + pkt->bth_off;
+
+	if (info->flags & ROCE_OPF_RETH) {
+		const uint8_t *reth = bth + info->reth_off;
+
+		pkt->va = roce_reth_va(reth);
+		pkt->rkey = roce_reth_rkey(reth);
+		pkt->dma_len = roce_reth_len(reth);
+	}
+	if (info->flags & ROCE_OPF_AETH) {
+		const uint8_t *aeth = bth + info->aeth_off;
+
+		pkt->aeth_syn = roce_aeth_syn(aeth);
+		pkt->aeth_msn = roce_aeth_msn(aeth);
+	}
+	if (info->flags & ROCE_OPF_ATMETH) {
+		const uint8_t *atm = bth + info->atm_off;
+
+		pkt->va = roce_atmeth_va(atm);
+		pkt->rkey = roce_atmeth_rkey(atm);
+		pkt->swap_add = roce_atmeth_swap_add(atm);
+		pkt->compare = roce_atmeth_compare(atm);
+	}
+	if (info->flags & ROCE_OPF_ATMACK)
+		pkt->atomic_ack = roce_atmack_orig(bth + info->atm_off);
+	if (info->flags & ROCE_OPF_IMM)
+		pkt->imm = roce_immdt_imm(bth + info->imm_off);
+	if (info->flags & ROCE_OPF_IETH)
+		pkt->ieth = roce_ieth_rkey(bth + info->ieth_off);
+	if (info->flags & ROCE_OPF_DETH) {
+		const uint8_t *deth = bth + info->deth_off;
+		const uint8_t *ip = s->h + s->l3;
+
+		pkt->qkey = roce_deth_qkey(deth);
+		pkt->src_qpn = roce_deth_sqp(deth);
+		/* the GRH a UD receive buffer starts with */
+		memset(pkt->grh, 0, sizeof(pkt->grh));
+		if (pkt->ipv6)
+			memcpy(pkt->grh, ip, IPV6_LEN);
+		else
+			memcpy(pkt->grh + ROCE_GRH_LEN - IPV4_LEN, ip, IPV4_LEN);
+	}
+}
+
 enum roce_parse_result
 roce_pkt_parse(struct rte_mbuf *m, struct roce_pkt *pkt, bool check_icrc)
 {
 	uint8_t copy[ROCE_MAX_HDR];
-	const struct roce_opcode_info *info;
-	const uint8_t *h, *ip, *udp, *bth, *ext;
-	uint32_t avail, l3, ip_payload, frame_len, hdr_end;
-	uint16_t type;
+	struct parse_state s;
+	enum roce_parse_result r;
 
 	pkt->m = m;
-	avail = RTE_MIN(rte_pktmbuf_pkt_len(m), (uint32_t)ROCE_MAX_HDR);
-	if (avail < RTE_ETHER_HDR_LEN + ROCE_IPV4_UDP_LEN)
+	s.pkt_len = rte_pktmbuf_pkt_len(m);
+	s.avail = RTE_MIN(s.pkt_len, (uint32_t)ROCE_MAX_HDR);
+	if (s.avail < RTE_ETHER_HDR_LEN + ROCE_IPV4_UDP_LEN)
 		return ROCE_PARSE_NOT_ROCE;
-	h = rte_pktmbuf_read(m, 0, avail, copy);
-	type = get16(h + 12);
-	l3 = RTE_ETHER_HDR_LEN;
-	pkt->vlan_id = ROCE_VLAN_NONE;
-	if (type == RTE_ETHER_TYPE_VLAN) {
-		pkt->vlan_id = get16(h + 14) & 0xfff;
-		type = get16(h + 16);
-		l3 += 4;
-	}
-	memcpy(pkt->smac, h + 6, 6);
-	ip = h + l3;
-	if (type == RTE_ETHER_TYPE_IPV4) {
-		uint32_t total;
-
-		if (avail < l3 + ROCE_IPV4_UDP_LEN)
-			return ROCE_PARSE_NOT_ROCE;
-		if (ip[9] != IPPROTO_UDP)
-			return ROCE_PARSE_NOT_ROCE;
-		udp = ip + 20;
-		if (get16(udp + 2) != ROCE_UDP_PORT)
-			return ROCE_PARSE_NOT_ROCE;
-		if (ip[0] != 0x45 || (get16(ip + 6) & 0x3fff) != 0 ||
-		    rte_raw_cksum(ip, 20) != 0xffff)
-			return ROCE_PARSE_BAD_HEADER;
-		total = get16(ip + 2);
-		if (total < 20 || l3 + total > rte_pktmbuf_pkt_len(m))
-			return ROCE_PARSE_TRUNCATED;
-		ip_payload = total - 20;
-		frame_len = l3 + total;
-		pkt->ipv6 = 0;
-		pkt->tclass = ip[1];
-		pkt->hop_limit = ip[8];
-		v4_gid(pkt->sgid, ip + 12);
-		v4_gid(pkt->dgid, ip + 16);
-	} else if (type == RTE_ETHER_TYPE_IPV6) {
-		uint32_t plen;
-
-		if (avail < l3 + ROCE_IPV6_UDP_LEN)
-			return ROCE_PARSE_NOT_ROCE;
-		if (ip[6] != IPPROTO_UDP)
-			return ROCE_PARSE_NOT_ROCE;
-		udp = ip + 40;
-		if (get16(udp + 2) != ROCE_UDP_PORT)
-			return ROCE_PARSE_NOT_ROCE;
-		if ((ip[0] >> 4) != 6)
-			return ROCE_PARSE_BAD_HEADER;
-		plen = get16(ip + 4);
-		if (l3 + 40 + plen > rte_pktmbuf_pkt_len(m))
-			return ROCE_PARSE_TRUNCATED;
-		ip_payload = plen;
-		frame_len = l3 + 40 + plen;
-		pkt->ipv6 = 1;
-		pkt->tclass = (uint8_t)(get16(ip) >> 4);
-		pkt->hop_limit = ip[7];
-		memcpy(pkt->sgid, ip + 8, ROCE_GID_LEN);
-		memcpy(pkt->dgid, ip + 24, ROCE_GID_LEN);
-	} else {
-		return ROCE_PARSE_NOT_ROCE;
-	}
-	pkt->l3_off = l3;
-	pkt->udp_sport = get16(udp);
-	if (get16(udp + 4) != ip_payload)
-		return ip_payload < get16(udp + 4) ? ROCE_PARSE_TRUNCATED : ROCE_PARSE_BAD_HEADER;
-	if (ip_payload < 8 + ROCE_BTH_LEN + ROCE_ICRC_LEN)
-		return ROCE_PARSE_TRUNCATED;
-
-	pkt->bth_off = (uint16_t)(udp + 8 - h);
-	bth = udp + 8;
-	if (avail < (uint32_t)pkt->bth_off + ROCE_BTH_LEN)
-		return ROCE_PARSE_TRUNCATED;
-	pkt->opcode = bth[0];
-	info = &roce_opcode_table[pkt->opcode];
-	if (info->hdr_len == 0 || (bth[1] & 0x0f) != 0)
-		return ROCE_PARSE_BAD_HEADER;
-	pkt->se = bth[1] >> 7;
-	pkt->padcnt = (bth[1] >> 4) & 3;
-	pkt->pkey = get16(bth + 2);
-	pkt->qpn = get24(bth + 5);
-	pkt->ackreq = bth[8] >> 7;
-	pkt->psn = get24(bth + 9);
-	hdr_end = pkt->bth_off + info->hdr_len;
-	if (hdr_end + pkt->padcnt + ROCE_ICRC_LEN > frame_len || hdr_end > avail)
-		return ROCE_PARSE_TRUNCATED;
-	pkt->pay_off = (uint16_t)hdr_end;
-	pkt->paylen = frame_len - hdr_end - pkt->padcnt - ROCE_ICRC_LEN;
-	pkt->frame_len = frame_len;
-	if (!(info->flags & ROCE_OPF_PAYLOAD) ? pkt->paylen != 0 || pkt->padcnt != 0 :
-	    ((-pkt->paylen) & 3) != pkt->padcnt)
-		return ROCE_PARSE_BAD_HEADER;
-
-	if (info->flags & ROCE_OPF_RETH) {
-		ext = bth + info->reth_off;
-		pkt->va = get64(ext);
-		pkt->rkey = get32(ext + 8);
-		pkt->dma_len = get32(ext + 12);
-	}
-	if (info->flags & ROCE_OPF_AETH) {
-		ext = bth + info->aeth_off;
-		pkt->aeth_syn = ext[0];
-		pkt->aeth_msn = get24(ext + 1);
-	}
-	if (info->flags & ROCE_OPF_ATMETH) {
-		ext = bth + info->atm_off;
-		pkt->va = get64(ext);
-		pkt->rkey = get32(ext + 8);
-		pkt->swap_add = get64(ext + 12);
-		pkt->compare = get64(ext + 20);
-	}
-	if (info->flags & ROCE_OPF_ATMACK)
-		pkt->atomic_ack = get64(bth + info->atm_off);
-	if (info->flags & ROCE_OPF_IMM)
-		memcpy(&pkt->imm, bth + info->imm_off, 4);
-	if (info->flags & ROCE_OPF_IETH)
-		pkt->ieth = get32(bth + info->ieth_off);
-	if (info->flags & ROCE_OPF_DETH) {
-		ext = bth + info->deth_off;
-		pkt->qkey = get32(ext);
-		pkt->src_qpn = get24(ext + 5);
-		/* the GRH a UD receive buffer starts with */
-		memset(pkt->grh, 0, sizeof(pkt->grh));
-		if (pkt->ipv6)
-			memcpy(pkt->grh, ip, 40);
-		else
-			memcpy(pkt->grh + 20, ip, 20);
-	}
+	s.h = rte_pktmbuf_read(m, 0, s.avail, copy);
+	parse_eth(&s, pkt);
+	if (s.type == RTE_ETHER_TYPE_IPV4)
+		r = parse_ipv4(&s, pkt);
+	else if (s.type == RTE_ETHER_TYPE_IPV6)
+		r = parse_ipv6(&s, pkt);
+	else
+		r = ROCE_PARSE_NOT_ROCE;
+	if (r == ROCE_PARSE_OK)
+		r = parse_udp(&s, pkt);
+	if (r == ROCE_PARSE_OK)
+		r = parse_bth(&s, pkt);
+	if (r != ROCE_PARSE_OK)
+		return r;
+	parse_ext(&s, pkt);
 	if (check_icrc && !roce_pkt_icrc_ok(m, pkt))
 		return ROCE_PARSE_BAD_ICRC;
 	return ROCE_PARSE_OK;
@@ -377,8 +402,7 @@ roce_pkt_icrc_ok(const struct rte_mbuf *m, const struct roce_pkt *pkt)
 	uint32_t icrc_off = pkt->frame_len - ROCE_ICRC_LEN;
 	uint8_t wire[4];
 	const uint8_t *w = rte_pktmbuf_read(m, icrc_off, 4, wire);
-	uint32_t icrc = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 |
-			(uint32_t)w[3] << 24;
+	uint32_t icrc = omni_get_le32(w);
 
 	return roce_icrc(m, pkt->l3_off, pkt->ipv6, icrc_off) == icrc;
 }
@@ -393,110 +417,128 @@ roce_hdr_len(const struct roce_hdr_desc *d)
 	return len + (roce_gid_is_v4(d->dgid) ? ROCE_IPV4_UDP_LEN : ROCE_IPV6_UDP_LEN);
 }
 
+/* The IPv4 header of a frame, its checksum included. */
+static void
+build_ipv4(uint8_t *ip, const struct roce_hdr_desc *d, uint32_t udp_len, uint8_t hop)
+{
+	uint32_t sum;
+
+	ip[IP4_OFF(version_ihl)] = IPV4_VER_IHL;
+	ip[IP4_OFF(type_of_service)] = d->tclass;
+	omni_put_be16(ip + IP4_OFF(total_length), (uint16_t)(IPV4_LEN + udp_len));
+	omni_put_be16(ip + IP4_OFF(packet_id), d->ip_id);
+	omni_put_be16(ip + IP4_OFF(fragment_offset), IPV4_DF); /* as rxe */
+	ip[IP4_OFF(time_to_live)] = hop;
+	ip[IP4_OFF(next_proto_id)] = IPPROTO_UDP;
+	memcpy(ip + IP4_OFF(src_addr), d->sgid + 12, 4);
+	memcpy(ip + IP4_OFF(dst_addr), d->dgid + 12, 4);
+	/*
+	 * The header checksum from the values, not from the bytes just
+	 * stored: reading those back would stall on store forwarding.
+	 */
+	sum = ((uint32_t)IPV4_VER_IHL << 8 | d->tclass) + IPV4_LEN + udp_len + d->ip_id +
+	      IPV4_DF + ((uint32_t)hop << 8 | IPPROTO_UDP) + omni_get_be16(d->sgid + 12) +
+	      omni_get_be16(d->sgid + 14) + omni_get_be16(d->dgid + 12) +
+	      omni_get_be16(d->dgid + 14);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	omni_put_be16(ip + IP4_OFF(hdr_checksum), (uint16_t)~sum);
+}
+
+/* The IPv6 header of a frame. */
+static void
+build_ipv6(uint8_t *ip, const struct roce_hdr_desc *d, uint32_t udp_len, uint8_t hop)
+{
+	omni_put_be32(ip + IP6_OFF(vtc_flow),
+		      6u << 28 | (uint32_t)d->tclass << 20 | (d->flow_label & 0xfffff));
+	omni_put_be16(ip + IP6_OFF(payload_len), (uint16_t)udp_len);
+	ip[IP6_OFF(proto)] = IPPROTO_UDP;
+	ip[IP6_OFF(hop_limits)] = hop;
+	memcpy(ip + IP6_OFF(src_addr), d->sgid, ROCE_GID_LEN);
+	memcpy(ip + IP6_OFF(dst_addr), d->dgid, ROCE_GID_LEN);
+}
+
+/*
+ * The BTH and the extension headers of the opcode. Every byte is written,
+ * the reserved ones as zeros: no memset() of a variable length (a
+ * "rep stos" that the ICRC's reads of these bytes would wait for).
+ */
+static void
+build_bth_ext(uint8_t *bth, const struct roce_hdr_desc *d, const struct roce_opcode_info *info,
+	      uint8_t pad)
+{
+	roce_bth_init(bth, d->opcode, d->se, pad, d->pkey, d->dest_qpn, d->ackreq, d->psn);
+	if (info->flags & ROCE_OPF_RETH) {
+		uint8_t *reth = bth + info->reth_off;
+
+		roce_reth_set_va(reth, d->va);
+		roce_reth_set_rkey(reth, d->rkey);
+		roce_reth_set_len(reth, d->dma_len);
+	}
+	if (info->flags & ROCE_OPF_AETH) {
+		uint8_t *aeth = bth + info->aeth_off;
+
+		roce_aeth_set_syn(aeth, d->aeth_syn);
+		roce_aeth_set_msn(aeth, d->msn);
+	}
+	if (info->flags & ROCE_OPF_ATMETH) {
+		uint8_t *atm = bth + info->atm_off;
+
+		roce_atmeth_set_va(atm, d->va);
+		roce_atmeth_set_rkey(atm, d->rkey);
+		roce_atmeth_set_swap_add(atm, d->swap_add);
+		roce_atmeth_set_compare(atm, d->compare);
+	}
+	if (info->flags & ROCE_OPF_ATMACK)
+		roce_atmack_set_orig(bth + info->atm_off, d->atomic_ack);
+	if (info->flags & ROCE_OPF_IMM)
+		roce_immdt_set_imm(bth + info->imm_off, d->imm);
+	if (info->flags & ROCE_OPF_IETH)
+		roce_ieth_set_rkey(bth + info->ieth_off, 0);
+	if (info->flags & ROCE_OPF_DETH) {
+		uint8_t *deth = bth + info->deth_off;
+
+		roce_deth_set_qkey(deth, d->qkey);
+		roce_deth_set_sqp(deth, d->src_qpn);
+	}
+}
+
 uint32_t
 roce_pkt_build_headers(uint8_t *buf, const struct roce_hdr_desc *d)
 {
 	const struct roce_opcode_info *info = &roce_opcode_table[d->opcode];
 	const bool v4 = roce_gid_is_v4(d->dgid);
 	const uint8_t pad = (-d->paylen) & 3;
-	const uint32_t udp_len = 8 + info->hdr_len + d->paylen + pad + ROCE_ICRC_LEN;
-	uint8_t hop = d->hop_limit ? d->hop_limit : 64;
-	uint8_t *p = buf, *bth, *ext;
+	const uint32_t udp_len = UDP_LEN + info->hdr_len + d->paylen + pad + ROCE_ICRC_LEN;
+	const uint8_t hop = d->hop_limit ? d->hop_limit : 64;
+	uint8_t *p = buf;
 	uint32_t l3;
 
-	memcpy(p, d->dmac, 6);
-	memcpy(p + 6, d->smac, 6);
-	p += 12;
+	memcpy(p + ETH_OFF(dst_addr), d->dmac, RTE_ETHER_ADDR_LEN);
+	memcpy(p + ETH_OFF(src_addr), d->smac, RTE_ETHER_ADDR_LEN);
+	p += ETH_OFF(ether_type);
 	if (d->vlan_id != ROCE_VLAN_NONE) {
-		put16(p, RTE_ETHER_TYPE_VLAN);
-		put16(p + 2, (uint16_t)((d->tclass >> 5) << 13 | (d->vlan_id & 0xfff)));
-		p += 4;
+		/* the TPID, then the tag: PCP from the traffic class's top bits */
+		omni_put_be16(p, RTE_ETHER_TYPE_VLAN);
+		omni_put_be16(p + 2, (uint16_t)((d->tclass >> 5) << 13 |
+						(d->vlan_id & RTE_VLAN_ID_MASK)));
+		p += sizeof(struct rte_vlan_hdr);
 	}
-	put16(p, v4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
-	p += 2;
+	omni_put_be16(p, v4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
+	p += sizeof(rte_be16_t);
 	l3 = (uint32_t)(p - buf);
 	if (v4) {
-		p[0] = 0x45;
-		p[1] = d->tclass;
-		put16(p + 2, (uint16_t)(20 + udp_len));
-		put16(p + 4, d->ip_id);
-		put16(p + 6, 0x4000); /* DF, as rxe */
-		p[8] = hop;
-		p[9] = IPPROTO_UDP;
-		p[10] = p[11] = 0;
-		memcpy(p + 12, d->sgid + 12, 4);
-		memcpy(p + 16, d->dgid + 12, 4);
-		/*
-		 * The header checksum from the values, not from the bytes just
-		 * stored: reading those back would stall on store forwarding.
-		 */
-		{
-			uint32_t sum = (0x45u << 8 | d->tclass) + 20 + udp_len + d->ip_id + 0x4000 +
-				       ((uint32_t)hop << 8 | IPPROTO_UDP) + get16(d->sgid + 12) +
-				       get16(d->sgid + 14) + get16(d->dgid + 12) +
-				       get16(d->dgid + 14);
-
-			sum = (sum & 0xffff) + (sum >> 16);
-			sum = (sum & 0xffff) + (sum >> 16);
-			put16(p + 10, (uint16_t)~sum);
-		}
-		p += 20;
+		build_ipv4(p, d, udp_len, hop);
+		p += IPV4_LEN;
 	} else {
-		put32(p, 6u << 28 | (uint32_t)d->tclass << 20 | (d->flow_label & 0xfffff));
-		put16(p + 4, (uint16_t)udp_len);
-		p[6] = IPPROTO_UDP;
-		p[7] = hop;
-		memcpy(p + 8, d->sgid, ROCE_GID_LEN);
-		memcpy(p + 24, d->dgid, ROCE_GID_LEN);
-		p += 40;
+		build_ipv6(p, d, udp_len, hop);
+		p += IPV6_LEN;
 	}
-	put16(p, d->udp_sport);
-	put16(p + 2, ROCE_UDP_PORT);
-	put16(p + 4, (uint16_t)udp_len);
-	put16(p + 6, 0);
-	bth = p + 8;
-	/*
-	 * Every byte of the BTH and its extension headers is written below,
-	 * the reserved ones as zeros: no memset() of a variable length (a
-	 * "rep stos" that the ICRC's reads of these bytes would wait for).
-	 */
-	bth[0] = d->opcode;
-	bth[1] = (uint8_t)((d->se ? 0x80 : 0) | pad << 4);
-	put16(bth + 2, d->pkey);
-	bth[4] = 0;
-	put24(bth + 5, d->dest_qpn & ROCE_PSN_MASK);
-	bth[8] = d->ackreq ? 0x80 : 0;
-	put24(bth + 9, d->psn & ROCE_PSN_MASK);
-	if (info->flags & ROCE_OPF_RETH) {
-		ext = bth + info->reth_off;
-		put64(ext, d->va);
-		put32(ext + 8, d->rkey);
-		put32(ext + 12, d->dma_len);
-	}
-	if (info->flags & ROCE_OPF_AETH) {
-		ext = bth + info->aeth_off;
-		ext[0] = d->aeth_syn;
-		put24(ext + 1, d->msn & ROCE_PSN_MASK);
-	}
-	if (info->flags & ROCE_OPF_ATMETH) {
-		ext = bth + info->atm_off;
-		put64(ext, d->va);
-		put32(ext + 8, d->rkey);
-		put64(ext + 12, d->swap_add);
-		put64(ext + 20, d->compare);
-	}
-	if (info->flags & ROCE_OPF_ATMACK)
-		put64(bth + info->atm_off, d->atomic_ack);
-	if (info->flags & ROCE_OPF_IMM)
-		memcpy(bth + info->imm_off, &d->imm, 4);
-	if (info->flags & ROCE_OPF_IETH)
-		put32(bth + info->ieth_off, 0);
-	if (info->flags & ROCE_OPF_DETH) {
-		ext = bth + info->deth_off;
-		put32(ext, d->qkey);
-		ext[4] = 0;
-		put24(ext + 5, d->src_qpn);
-	}
+	omni_put_be16(p + UDP_OFF(src_port), d->udp_sport);
+	omni_put_be16(p + UDP_OFF(dst_port), ROCE_UDP_PORT);
+	omni_put_be16(p + UDP_OFF(dgram_len), (uint16_t)udp_len);
+	omni_put_be16(p + UDP_OFF(dgram_cksum), 0);
+	build_bth_ext(p + UDP_LEN, d, info, pad);
 	return l3;
 }
 
@@ -513,9 +555,6 @@ roce_pkt_finish(struct rte_mbuf *m, uint32_t crc, uint8_t padcnt)
 	memset(tail, 0, padcnt);
 	icrc = roce_crc32(crc, zeros, padcnt);
 	tail += padcnt;
-	tail[0] = icrc & 0xff;
-	tail[1] = (icrc >> 8) & 0xff;
-	tail[2] = (icrc >> 16) & 0xff;
-	tail[3] = icrc >> 24;
+	omni_put_le32(tail, icrc);
 	return 0;
 }

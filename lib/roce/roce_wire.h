@@ -7,9 +7,10 @@
 
 /**
  * @file
- * RoCE v2 on the wire: the IBA base transport opcodes and headers, frame
- * parsing and building, and the ICRC. Plain C over bytes and mbufs, used by
- * the engine, the tests and the fuzz target.
+ * RoCE v2 on the wire: the IBA base transport opcodes, frame parsing and
+ * building, and the ICRC; the transport headers' fields are roce_hdr.h's.
+ * Plain C over bytes and mbufs, used by the engine, the tests and the fuzz
+ * target.
  */
 
 #include <stdbool.h>
@@ -18,21 +19,12 @@
 #include <rte_mbuf.h>
 
 #include "roce.h"
+#include "roce_hdr.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Header lengths (IBA). */
-#define ROCE_BTH_LEN 12
-#define ROCE_DETH_LEN 8
-#define ROCE_RETH_LEN 16
-#define ROCE_AETH_LEN 4
-#define ROCE_ATMETH_LEN 28
-#define ROCE_ATMACK_LEN 8
-#define ROCE_IMMDT_LEN 4
-#define ROCE_IETH_LEN 4
-#define ROCE_ICRC_LEN 4
 /** Bytes between the Ethernet header's end and the BTH: IPv4 + UDP, IPv6 + UDP. */
 #define ROCE_IPV4_UDP_LEN 28
 #define ROCE_IPV6_UDP_LEN 48

@@ -10,15 +10,11 @@
 #include <rte_ip.h>
 #include <rte_hash_crc.h>
 
+#include <omni_bytes.h>
+
 #include "vnic.h"
 #include "vnic_internal.h"
 #include "vnic_stats.h"
-
-static inline uint16_t
-load_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 static inline bool
 is_vlan_tpid(uint16_t type)
@@ -33,35 +29,17 @@ l3_offset(const uint8_t *p, size_t len, uint16_t *type, struct vnic_frame_class 
 	size_t off = 12;
 	int tags = 0;
 
-	*type = load_be16(p + off);
+	*type = omni_get_be16(p + off);
 	while (is_vlan_tpid(*type) && tags < 2 && off + 6 <= len) {
 		if (tags == 0 && cls != NULL) {
 			cls->vlan = 1;
 			cls->pcp = p[off + 2] >> 5;
 		}
 		off += 4;
-		*type = load_be16(p + off);
+		*type = omni_get_be16(p + off);
 		tags++;
 	}
 	return off + 2;
-}
-
-static inline uint64_t
-load64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline uint32_t
-load32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
 }
 
 /*
@@ -93,8 +71,8 @@ frame_parse(const uint8_t *p, size_t len, struct vnic_frame_class *cls, bool has
 	if (cls != NULL)
 		cls->mcast = p[0] & 1;
 	if (hash) {
-		h = rte_hash_crc_8byte(load64(p), h);		/* destination, source */
-		h = rte_hash_crc_4byte(load32(p + 8), h);
+		h = rte_hash_crc_8byte(omni_get_le64(p), h);	/* destination, source */
+		h = rte_hash_crc_4byte(omni_get_le32(p + 8), h);
 	}
 	l3 = l3_offset(p, len, &type, cls);
 	if (type == RTE_ETHER_TYPE_IPV4) {
@@ -102,7 +80,7 @@ frame_parse(const uint8_t *p, size_t len, struct vnic_frame_class *cls, bool has
 			cls->rc_shift = VNIC_RC_IPV4;
 		if (l3 + sizeof(struct rte_ipv4_hdr) <= len) {
 			size_t ihl = (size_t)(p[l3] & 0xF) * 4;
-			uint16_t frag = load_be16(p + l3 + 6);
+			uint16_t frag = omni_get_be16(p + l3 + 6);
 
 			proto = p[l3 + 9];
 			if (cls != NULL && proto == IPPROTO_UDP)
@@ -110,7 +88,7 @@ frame_parse(const uint8_t *p, size_t len, struct vnic_frame_class *cls, bool has
 			else if (cls != NULL && proto == IPPROTO_TCP)
 				cls->rc_shift = VNIC_RC_IPV4_TCP;
 			if (hash)	/* addresses */
-				h = rte_hash_crc_8byte(load64(p + l3 + 12), h);
+				h = rte_hash_crc_8byte(omni_get_le64(p + l3 + 12), h);
 			/* ports only in unfragmented datagrams: fragments share a flow */
 			if (ihl >= sizeof(struct rte_ipv4_hdr) && (frag & 0x3FFF) == 0)
 				l4 = l3 + ihl;
@@ -125,7 +103,7 @@ frame_parse(const uint8_t *p, size_t len, struct vnic_frame_class *cls, bool has
 			else if (cls != NULL && proto == IPPROTO_UDP)
 				cls->rc_shift = VNIC_RC_IPV6_UDP;
 			for (i = 0; hash && i < 32; i += 8)
-				h = rte_hash_crc_8byte(load64(p + l3 + 8 + i), h);
+				h = rte_hash_crc_8byte(omni_get_le64(p + l3 + 8 + i), h);
 			l4 = l3 + sizeof(struct rte_ipv6_hdr);
 		}
 	}
@@ -133,7 +111,7 @@ frame_parse(const uint8_t *p, size_t len, struct vnic_frame_class *cls, bool has
 		return 0;
 	h = rte_hash_crc_4byte((uint32_t)type << 8 | proto, h);
 	if (l4 != 0 && (proto == IPPROTO_TCP || proto == IPPROTO_UDP) && l4 + 4 <= len)
-		h = rte_hash_crc_4byte(load32(p + l4), h);
+		h = rte_hash_crc_4byte(omni_get_le32(p + l4), h);
 	return h;
 }
 
@@ -158,10 +136,7 @@ vnic_classify_hash(const void *frame, size_t len, struct vnic_frame_class *cls)
 static inline uint64_t
 mac_key(const struct rte_ether_addr *mac)
 {
-	const uint8_t *b = mac->addr_bytes;
-
-	return (uint64_t)b[0] << 40 | (uint64_t)b[1] << 32 | (uint64_t)b[2] << 24 |
-		(uint64_t)b[3] << 16 | (uint64_t)b[4] << 8 | b[5];
+	return omni_get_be48(mac->addr_bytes);
 }
 
 static inline uint32_t

@@ -23,6 +23,8 @@
 
 #include <rte_common.h>
 
+#include <omni_bytes.h>
+
 #include "vnic.h"
 
 #ifdef __cplusplus
@@ -329,7 +331,7 @@ vnic_rx_frame(const struct vnic_policy *p, struct vnic_rxq_stats *q, const void 
 	 * it runs once per received frame.
 	 */
 	cls.mcast = b[0] & 1;
-	type = (uint16_t)(b[12] << 8 | b[13]);
+	type = omni_get_be16(b + 12);
 	cls.vlan = type == RTE_ETHER_TYPE_VLAN || type == RTE_ETHER_TYPE_QINQ;
 	vnic_rxq_count(q, &cls, len);
 	return true;

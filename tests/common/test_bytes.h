@@ -11,17 +11,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <omni_bytes.h>
+
 /* --- byte checks --- */
 
+/* The big-endian number of @p len (0..8) bytes at @p off. */
 static inline uint64_t
 be_at(const uint8_t *d, size_t off, unsigned int len)
 {
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < len; i++)
-		v = v << 8 | d[off + i];
-	return v;
+	return omni_get_be_n(d + off, len);
 }
 
 /* The @p len bytes at @p off hold @p val big-endian. */
