@@ -15,8 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/queue.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <rte_byteorder.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_log.h>
 #include <rte_vhost.h>
@@ -148,6 +152,51 @@ config_fill(struct vrdma_dev *d)
 	c->max_rdma_cqs = rte_cpu_to_le_32(d->conf.max_cqs);
 }
 
+/*
+ * rte_vhost 22.11 serves every socket from one thread that poll()s them with
+ * a 1 s timeout, and adds a new listening socket to its set without waking
+ * that poll (lib/vhost/fd_man.c, socket.c: only a new connection writes the
+ * thread's wake-up pipe). A frontend connecting to a device created less
+ * than a second ago would wait for the timeout (vrdma-perf started just
+ * after vhost-user-rdma waited 0.8 s). A connection rte_vhost makes itself
+ * does wake it: a vhost-user client socket, registered for the moment of
+ * connecting to a listening socket of ours, makes the thread take the new
+ * device's socket into its poll at once. Best effort: on any failure the
+ * socket is served at the next timeout, as before. (DPDK 24.07 moved the
+ * thread to epoll, where a new socket is watched at once.)
+ */
+static void
+vhost_thread_wake(void)
+{
+	static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
+	/* no callback: the connection is dropped before any message */
+	static const struct rte_vhost_device_ops no_ops;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, n;
+
+	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/vrdma-wake.%d",
+		     rte_eal_get_runtime_dir(), (int)getpid());
+	if (n < 0 || (size_t)n >= sizeof(sa.sun_path))
+		return;
+	pthread_mutex_lock(&wake_lock);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		if (listen(fd, 1) == 0 &&
+		    rte_vhost_driver_register(sa.sun_path, RTE_VHOST_USER_CLIENT |
+					      RTE_VHOST_USER_NO_RECONNECT) == 0) {
+			/* the client connects within start: rte_vhost wakes its thread for it */
+			if (rte_vhost_driver_callback_register(sa.sun_path, &no_ops) == 0 &&
+			    rte_vhost_driver_start(sa.sun_path) != 0)
+				VRDMA_LOG(DEBUG, "could not wake rte_vhost's thread");
+			rte_vhost_driver_unregister(sa.sun_path);
+		}
+		unlink(sa.sun_path);
+	}
+	if (fd >= 0)
+		close(fd);
+	pthread_mutex_unlock(&wake_lock);
+}
+
 struct vrdma_dev *
 vrdma_dev_create(const struct vrdma_conf *conf)
 {
@@ -206,6 +255,8 @@ vrdma_dev_create(const struct vrdma_conf *conf)
 		rte_vhost_driver_unregister(d->path);
 		goto fail;
 	}
+	/* a frontend may connect at once: have rte_vhost watch the socket from now on */
+	vhost_thread_wake();
 	return d;
 fail:
 	pthread_mutex_lock(&devs_lock);
