@@ -11,8 +11,8 @@
  * virtio-net RoCE RFC, under our own names: the control commands and their
  * ack-specific data, the send, receive and completion queue entries, and
  * the verbs values they carry. Every field is little-endian unless said
- * otherwise, every struct packed; the sizes the RFC's layouts add up to are
- * checked at compile time.
+ * otherwise, every struct packed (a pack(1) pragma: no padding, alignment 1);
+ * the sizes the RFC's layouts add up to are checked at compile time.
  *
  * Plain C, no DPDK: the device (lib/vrdma) and the guest driver (lib/vufront's
  * vuf_rdma) both include it, neither through the other's library. The
@@ -26,6 +26,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* every struct below is packed: no padding anywhere, alignment 1 */
+#pragma pack(push, 1)
 
 /* ---------------- the control queue ---------------- */
 
@@ -41,7 +44,7 @@ extern "C" {
 struct vrdma_ctrl_hdr {
 	uint8_t class_; /**< control class */
 	uint8_t cmd;    /**< enum vrdma_cmd_code within the RoCE class */
-} __attribute__((packed));
+};
 
 /** The RoCE class's commands, in the RFC's order. */
 enum vrdma_cmd_code {
@@ -222,19 +225,19 @@ struct vrdma_ack_query_device {
 	uint8_t local_ca_ack_delay;   /**< the IBA's local ack delay exponent */
 	uint8_t padding[3];           /**< zero */
 	uint32_t reserved[14];        /**< zero */
-} __attribute__((packed));
+};
 
 /** Ack of QUERY_PORT. */
 struct vrdma_ack_query_port {
 	uint32_t gid_tbl_len;  /**< GID table entries */
 	uint32_t max_msg_sz;   /**< largest message, bytes */
 	uint32_t reserved[6];  /**< zero */
-} __attribute__((packed));
+};
 
 /** Data of CREATE_CQ. */
 struct vrdma_cmd_create_cq {
 	uint32_t cqe; /**< entries the CQ holds */
-} __attribute__((packed));
+};
 
 /**
  * Ack of CREATE_CQ, CREATE_PD, CREATE_QP and CREATE_AH: one handle. A CQ's
@@ -242,18 +245,18 @@ struct vrdma_cmd_create_cq {
  */
 struct vrdma_ack_handle {
 	uint32_t handle; /**< the new object's number */
-} __attribute__((packed));
+};
 
 /** Data of DESTROY_CQ, DESTROY_PD, DEREG_MR and DESTROY_QP: one handle. */
 struct vrdma_cmd_handle {
 	uint32_t handle; /**< the object's number (an MR's: its lkey) */
-} __attribute__((packed));
+};
 
 /** Data of GET_DMA_MR: an MR over all of guest-physical memory. */
 struct vrdma_cmd_get_dma_mr {
 	uint32_t pdn;          /**< protection domain */
 	uint32_t access_flags; /**< VRDMA_ACCESS_* bits */
-} __attribute__((packed));
+};
 
 /** Data of REG_USER_MR: this head, then npages guest-physical page addresses. */
 struct vrdma_cmd_reg_user_mr {
@@ -264,14 +267,14 @@ struct vrdma_cmd_reg_user_mr {
 	uint32_t npages;       /**< entries of pages[] */
 	uint32_t padding;      /**< zero */
 	uint64_t pages[];      /**< guest-physical address of each 4 KiB page */
-} __attribute__((packed));
+};
 
 /** Ack of GET_DMA_MR and REG_USER_MR. */
 struct vrdma_ack_mr {
 	uint32_t mrn;  /**< the MR's number (DEREG_MR's handle) */
 	uint32_t lkey; /**< local key (SGEs) */
 	uint32_t rkey; /**< remote key (RDMA requests of the peer) */
-} __attribute__((packed));
+};
 
 /** A QP's queue sizes (CREATE_QP; MODIFY_QP and QUERY_QP's attributes). */
 struct vrdma_qp_cap {
@@ -281,7 +284,7 @@ struct vrdma_qp_cap {
 	uint32_t max_recv_sge;    /**< SGEs of a receive request */
 	uint32_t max_inline_data; /**< inline bytes of a send request */
 	uint32_t padding;         /**< zero */
-} __attribute__((packed));
+};
 
 /** Data of CREATE_QP. */
 struct vrdma_cmd_create_qp {
@@ -293,7 +296,7 @@ struct vrdma_cmd_create_qp {
 	uint32_t recv_cqn;    /**< CQ of the receive queue */
 	struct vrdma_qp_cap cap; /**< queue sizes */
 	uint32_t reserved[4]; /**< zero */
-} __attribute__((packed));
+};
 
 /** The global route header part of an address vector. */
 struct vrdma_global_route {
@@ -303,14 +306,14 @@ struct vrdma_global_route {
 	uint8_t hop_limit;    /**< hop limit (IP TTL) */
 	uint8_t traffic_class; /**< traffic class */
 	uint8_t padding;      /**< zero */
-} __attribute__((packed));
+};
 
 /** An address vector (a QP's path, an AH). */
 struct vrdma_ah_attr {
 	struct vrdma_global_route grh; /**< the route */
 	uint8_t dmac[6];               /**< destination MAC */
 	uint8_t reserved[10];          /**< zero */
-} __attribute__((packed));
+};
 
 /** The part MODIFY_QP and QUERY_QP's ack share, from qkey on. */
 struct vrdma_qp_attrs {
@@ -323,7 +326,7 @@ struct vrdma_qp_attrs {
 	struct vrdma_qp_cap cap;  /**< queue sizes */
 	struct vrdma_ah_attr ah_attr; /**< the path (RC, UC) */
 	uint32_t reserved[4];     /**< zero */
-} __attribute__((packed));
+};
 
 /** Data of MODIFY_QP: the attributes attr_mask names are applied. */
 struct vrdma_cmd_modify_qp {
@@ -340,13 +343,13 @@ struct vrdma_cmd_modify_qp {
 	uint8_t rnr_retry;          /**< RNR retries (7: infinite) */
 	uint8_t padding[7];         /**< zero */
 	struct vrdma_qp_attrs a;    /**< the other attributes */
-} __attribute__((packed));
+};
 
 /** Data of QUERY_QP. */
 struct vrdma_cmd_query_qp {
 	uint32_t qpn;       /**< the QP */
 	uint32_t attr_mask; /**< VRDMA_QP_ATTR_* bits asked for (every one is answered) */
-} __attribute__((packed));
+};
 
 /** Ack of QUERY_QP. */
 struct vrdma_ack_query_qp {
@@ -361,38 +364,38 @@ struct vrdma_ack_query_qp {
 	uint8_t rnr_retry;          /**< as in struct vrdma_cmd_modify_qp */
 	uint8_t padding[7];         /**< zero */
 	struct vrdma_qp_attrs a;    /**< the other attributes */
-} __attribute__((packed));
+};
 
 /** Data of CREATE_AH. */
 struct vrdma_cmd_create_ah {
 	uint32_t pdn;                 /**< protection domain */
 	uint32_t padding;             /**< zero */
 	struct vrdma_ah_attr ah_attr; /**< the address */
-} __attribute__((packed));
+};
 
 /** Data of DESTROY_AH. */
 struct vrdma_cmd_destroy_ah {
 	uint32_t pdn; /**< the PD the AH belongs to */
 	uint32_t ah;  /**< the AH's number */
-} __attribute__((packed));
+};
 
 /** Data of ADD_GID. */
 struct vrdma_cmd_add_gid {
 	uint16_t index;      /**< entry of the GID table */
 	uint16_t padding[3]; /**< zero */
 	uint8_t gid[16];     /**< the GID (an IPv4-mapped or IPv6 address) */
-} __attribute__((packed));
+};
 
 /** Data of DEL_GID. */
 struct vrdma_cmd_del_gid {
 	uint16_t index; /**< entry of the GID table */
-} __attribute__((packed));
+};
 
 /** Data of REQ_NOTIFY_CQ: arm a CQ. */
 struct vrdma_cmd_req_notify {
 	uint32_t cqn;   /**< the CQ */
 	uint32_t flags; /**< VRDMA_NOTIFY_* bits */
-} __attribute__((packed));
+};
 
 /* sizes as the RFC's layouts add up */
 static_assert(sizeof(struct vrdma_ack_query_device) == 128, "query_device ack");
@@ -412,7 +415,7 @@ struct vrdma_sge {
 	uint64_t addr;   /**< first byte, in the MR's virt_addr range (a DMA MR: guest-physical) */
 	uint32_t length; /**< bytes */
 	uint32_t lkey;   /**< the MR's local key */
-} __attribute__((packed));
+};
 
 /** A send queue request: this head, then num_sge x struct vrdma_sge (none when inline). */
 struct vrdma_sq_req {
@@ -426,13 +429,13 @@ struct vrdma_sq_req {
 		struct {
 			uint64_t remote_addr; /**< the peer MR's address */
 			uint32_t rkey;        /**< the peer MR's remote key */
-		} __attribute__((packed)) rdma;
+		} rdma;
 		/** UD: the destination */
 		struct {
 			uint32_t remote_qpn;  /**< the destination QP */
 			uint32_t remote_qkey; /**< its Q_Key */
 			uint32_t ah;          /**< the AH (of the QP's PD) */
-		} __attribute__((packed)) ud;
+		} ud;
 		uint64_t reserved[4]; /**< the union's size */
 	};
 	uint8_t inline_data[512]; /**< the data of an INLINE request */
@@ -441,14 +444,14 @@ struct vrdma_sq_req {
 		uint16_t inline_len; /**< bytes of inline_data (INLINE) */
 	};
 	uint32_t reserved2[3]; /**< zero */
-} __attribute__((packed));
+};
 
 /** A receive queue request: this head, then num_sge x struct vrdma_sge. */
 struct vrdma_rq_req {
 	uint64_t wr_id;       /**< returned in the request's completion */
 	uint32_t num_sge;     /**< SGEs after the head */
 	uint32_t reserved[3]; /**< zero */
-} __attribute__((packed));
+};
 
 /** A completion, written by the device into a completion queue buffer. */
 struct vrdma_cq_req {
@@ -463,7 +466,7 @@ struct vrdma_cq_req {
 	uint32_t src_qp;      /**< the sender's QP (UD receives) */
 	uint32_t wc_flags;    /**< VRDMA_WC_GRH, VRDMA_WC_WITH_IMM */
 	uint32_t reserved[3]; /**< zero */
-} __attribute__((packed));
+};
 
 static_assert(sizeof(struct vrdma_sge) == 16, "sge");
 static_assert(sizeof(struct vrdma_sq_req) == 576, "sq_req head");
@@ -488,6 +491,8 @@ vrdma_wc_status_str(uint8_t status)
 
 	return status < sizeof(names) / sizeof(names[0]) ? names[status] : "?";
 }
+
+#pragma pack(pop)
 
 #ifdef __cplusplus
 }
