@@ -157,8 +157,8 @@ config_fill(struct vrdma_dev *d)
  * a 1 s timeout, and adds a new listening socket to its set without waking
  * that poll (lib/vhost/fd_man.c, socket.c: only a new connection writes the
  * thread's wake-up pipe). A frontend connecting to a device created less
- * than a second ago would wait for the timeout (vrdma-perf started just
- * after vhost-user-rdma waited 0.8 s). A connection rte_vhost makes itself
+ * than a second ago would wait for the timeout (one connecting as soon as
+ * vhost-user-rdma served waited 0.8 s). A connection rte_vhost makes itself
  * does wake it: a vhost-user client socket, registered for the moment of
  * connecting to a listening socket of ours, makes the thread take the new
  * device's socket into its poll at once. Best effort: on any failure the
