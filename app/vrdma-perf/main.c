@@ -310,7 +310,7 @@ side_open(struct side *s, const char *path, uint32_t ipv4)
 		.ctrl_class = (uint8_t)opt.ctrl_class, .timeout_ms = 5000,
 	};
 	struct vrdma_cmd_create_qp q = {
-		.qp_type = ud ? ROCE_QPT_UD : ROCE_QPT_RC,
+		.qp_type = ud ? VRDMA_QPT_UD : VRDMA_QPT_RC,
 		.cap = { .max_send_wr = htole32(opt.tx_depth), .max_recv_wr = htole32(opt.rx_depth),
 			 .max_send_sge = htole32(1), .max_recv_sge = htole32(1) },
 	};
@@ -344,8 +344,8 @@ side_open(struct side *s, const char *path, uint32_t ipv4)
 		rc = vuf_rdma_create_cq(s->d, 2 * MAX_DEPTH, &s->cqn);
 	if (rc == 0)
 		rc = vuf_rdma_reg_mr(s->d, s->pdn, s->buf, (uint64_t)s->slots * s->slot,
-				     ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
-				     ROCE_ACCESS_REMOTE_READ, &s->lkey, &s->rkey);
+				     VRDMA_ACCESS_LOCAL_WRITE | VRDMA_ACCESS_REMOTE_WRITE |
+				     VRDMA_ACCESS_REMOTE_READ, &s->lkey, &s->rkey);
 	if (rc != 0)
 		return side_fail(s, "PD, CQ or MR", rc);
 	q.pdn = htole32(s->pdn);
@@ -363,7 +363,7 @@ modify(struct side *s, uint8_t state, uint32_t mask, struct vrdma_cmd_modify_qp 
 
 	m->qpn = htole32(s->qpn);
 	m->qp_state = state;
-	m->attr_mask = htole32(mask | ROCE_QP_STATE);
+	m->attr_mask = htole32(mask | VRDMA_QP_ATTR_STATE);
 	rc = vuf_rdma_modify_qp(s->d, m);
 	return rc == 0 ? 0 : side_fail(s, "MODIFY_QP", rc);
 }
@@ -373,9 +373,9 @@ uint8_t
 path_mtu(uint16_t eth_mtu, uint32_t *bytes)
 {
 	uint32_t room = eth_mtu - 80u, b = 4096;
-	uint8_t code = ROCE_MTU_4096;
+	uint8_t code = VRDMA_MTU_4096;
 
-	while (b > room && code > ROCE_MTU_256) {
+	while (b > room && code > VRDMA_MTU_256) {
 		b /= 2;
 		code--;
 	}
@@ -389,9 +389,9 @@ rc_connect(struct side *s, const struct vperf_peer *peer, uint8_t mtu)
 	struct vrdma_cmd_modify_qp m;
 
 	memset(&m, 0, sizeof(m));
-	m.a.qp_access_flags = htole32(ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
-				      ROCE_ACCESS_REMOTE_READ);
-	if (modify(s, ROCE_QPS_INIT, ROCE_QP_ACCESS_FLAGS, &m) != 0)
+	m.a.qp_access_flags = htole32(VRDMA_ACCESS_LOCAL_WRITE | VRDMA_ACCESS_REMOTE_WRITE |
+				      VRDMA_ACCESS_REMOTE_READ);
+	if (modify(s, VRDMA_QPS_INIT, VRDMA_QP_ATTR_ACCESS_FLAGS, &m) != 0)
 		return -1;
 	memset(&m, 0, sizeof(m));
 	m.path_mtu = mtu;
@@ -402,8 +402,8 @@ rc_connect(struct side *s, const struct vperf_peer *peer, uint8_t mtu)
 	memcpy(m.a.ah_attr.grh.dgid, peer->gid, 16);
 	m.a.ah_attr.grh.hop_limit = 64;
 	memcpy(m.a.ah_attr.dmac, peer->mac, 6);
-	if (modify(s, ROCE_QPS_RTR, ROCE_QP_AV | ROCE_QP_PATH_MTU | ROCE_QP_RQ_PSN |
-		   ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER | ROCE_QP_DEST_QPN, &m) != 0)
+	if (modify(s, VRDMA_QPS_RTR, VRDMA_QP_ATTR_AV | VRDMA_QP_ATTR_PATH_MTU | VRDMA_QP_ATTR_RQ_PSN |
+		   VRDMA_QP_ATTR_MAX_DEST_RD_ATOMIC | VRDMA_QP_ATTR_MIN_RNR_TIMER | VRDMA_QP_ATTR_DEST_QPN, &m) != 0)
 		return -1;
 	memset(&m, 0, sizeof(m));
 	m.timeout = 14;
@@ -411,8 +411,8 @@ rc_connect(struct side *s, const struct vperf_peer *peer, uint8_t mtu)
 	m.rnr_retry = 7;
 	m.max_rd_atomic = 16;
 	m.a.sq_psn = htole32(s->psn);
-	return modify(s, ROCE_QPS_RTS, ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
-		      ROCE_QP_SQ_PSN | ROCE_QP_MAX_QP_RD_ATOMIC, &m);
+	return modify(s, VRDMA_QPS_RTS, VRDMA_QP_ATTR_TIMEOUT | VRDMA_QP_ATTR_RETRY_CNT | VRDMA_QP_ATTR_RNR_RETRY |
+		      VRDMA_QP_ATTR_SQ_PSN | VRDMA_QP_ATTR_MAX_QP_RD_ATOMIC, &m);
 }
 
 int
@@ -425,14 +425,14 @@ ud_connect(struct side *s, const struct vperf_peer *peer)
 
 	memset(&m, 0, sizeof(m));
 	m.a.qkey = htole32(QKEY);
-	if (modify(s, ROCE_QPS_INIT, ROCE_QP_QKEY, &m) != 0)
+	if (modify(s, VRDMA_QPS_INIT, VRDMA_QP_ATTR_QKEY, &m) != 0)
 		return -1;
 	memset(&m, 0, sizeof(m));
-	if (modify(s, ROCE_QPS_RTR, 0, &m) != 0)
+	if (modify(s, VRDMA_QPS_RTR, 0, &m) != 0)
 		return -1;
 	memset(&m, 0, sizeof(m));
 	m.a.sq_psn = htole32(s->psn);
-	if (modify(s, ROCE_QPS_RTS, ROCE_QP_SQ_PSN, &m) != 0)
+	if (modify(s, VRDMA_QPS_RTS, VRDMA_QP_ATTR_SQ_PSN, &m) != 0)
 		return -1;
 	memcpy(ah.ah_attr.grh.dgid, peer->gid, 16);
 	ah.ah_attr.grh.hop_limit = 64;
@@ -508,29 +508,29 @@ post_requests(struct side *a, const struct side *b, uint64_t first, unsigned int
 		r[i].wr_id = htole64(seq);
 		r[i].num_sge = htole32(1);
 		if (all_signaled || seq % SIGNAL == SIGNAL - 1 || seq + 1 == opt.iters)
-			r[i].send_flags = ROCE_SEND_SIGNALED;
+			r[i].send_flags = VRDMA_SEND_SIGNALED;
 		switch (opt.mode) {
 		case WRITE_BW:
-			r[i].opcode = opt.verify ? ROCE_WR_RDMA_WRITE_WITH_IMM : ROCE_WR_RDMA_WRITE;
+			r[i].opcode = opt.verify ? VRDMA_WR_RDMA_WRITE_WITH_IMM : VRDMA_WR_RDMA_WRITE;
 			r[i].imm_data = htobe32((uint32_t)seq);
 			r[i].rdma.remote_addr = htole64(vuf_rdma_gpa(b->d, b->buf +
 								     (size_t)slot * b->slot));
 			r[i].rdma.rkey = htole32(b->rkey);
 			break;
 		case READ_BW:
-			r[i].opcode = ROCE_WR_RDMA_READ;
+			r[i].opcode = VRDMA_WR_RDMA_READ;
 			r[i].rdma.remote_addr = htole64(vuf_rdma_gpa(b->d, b->buf +
 								     (size_t)slot * b->slot));
 			r[i].rdma.rkey = htole32(b->rkey);
 			break;
 		case UD_SEND_BW:
-			r[i].opcode = ROCE_WR_SEND;
+			r[i].opcode = VRDMA_WR_SEND;
 			r[i].ud.remote_qpn = htole32(b->qpn);
 			r[i].ud.remote_qkey = htole32(QKEY);
 			r[i].ud.ah = htole32(a->ahn);
 			break;
 		default:
-			r[i].opcode = ROCE_WR_SEND;
+			r[i].opcode = VRDMA_WR_SEND;
 			break;
 		}
 		/* a READ must fill its slot: clear what an earlier one left */
@@ -551,7 +551,7 @@ wc_failed(struct side *s, const struct vrdma_cq_req *wc)
 {
 	fprintf(stderr, "vrdma-perf: device %s: completion of %" PRIu64 " failed: %s\n",
 		s->name, le64toh(wc->wr_id),
-		roce_wc_status_str((enum roce_wc_status)wc->status));
+		vrdma_wc_status_str(wc->status));
 	s->errors++;
 	failed = true;
 }
@@ -576,11 +576,11 @@ responder(void *arg)
 		for (i = 0; i < n; i++) {
 			uint64_t id = le64toh(wc[i].wr_id);
 
-			if (wc[i].status != ROCE_WC_SUCCESS) {
+			if (wc[i].status != VRDMA_WC_SUCCESS) {
 				wc_failed(b, &wc[i]);
 				return -1;
 			}
-			if (wc[i].opcode != ROCE_WC_RECV && wc[i].opcode != ROCE_WC_RECV_RDMA_WITH_IMM)
+			if (wc[i].opcode != VRDMA_WC_RECV && wc[i].opcode != VRDMA_WC_RECV_RDMA_WITH_IMM)
 				continue; /* a reply's send completion (send_lat) */
 			if (opt.verify) {
 				uint64_t seq = opt.mode == WRITE_BW ? be32toh(wc[i].imm_data) : b->done;
@@ -684,11 +684,11 @@ requester(struct side *a, const struct side *b)
 		for (i = 0; i < n; i++) {
 			uint64_t id = le64toh(wc[i].wr_id);
 
-			if (wc[i].status != ROCE_WC_SUCCESS) {
+			if (wc[i].status != VRDMA_WC_SUCCESS) {
 				wc_failed(a, &wc[i]);
 				return -1;
 			}
-			if (wc[i].opcode == ROCE_WC_RECV) {
+			if (wc[i].opcode == VRDMA_WC_RECV) {
 				/* send_lat: B's pong */
 				pongs++;
 				if (opt.verify &&

@@ -125,8 +125,8 @@ post_send(const struct vperf_peer *peer, uint64_t n)
 
 	memset(&r, 0, sizeof(r));
 	r.wr_id = htole64(SEND_ID | n);
-	r.opcode = ROCE_WR_SEND;
-	r.send_flags = ROCE_SEND_SIGNALED;
+	r.opcode = VRDMA_WR_SEND;
+	r.send_flags = VRDMA_SEND_SIGNALED;
 	r.num_sge = htole32(1);
 	if (opt.mode == PINGPONG_UD) {
 		r.ud.remote_qpn = htole32(peer->qpn);
@@ -211,9 +211,9 @@ serve(const struct vperf_peer *peer)
 			return -1;
 		}
 		for (i = 0; i < n; i++) {
-			if (wc[i].status != ROCE_WC_SUCCESS) {
+			if (wc[i].status != VRDMA_WC_SUCCESS) {
 				fprintf(stderr, "vrdma-perf: completion failed: %s\n",
-					roce_wc_status_str((enum roce_wc_status)wc[i].status));
+					vrdma_wc_status_str(wc[i].status));
 				return -1;
 			}
 			if (le64toh(wc[i].wr_id) & SEND_ID) {

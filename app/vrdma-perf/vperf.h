@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "roce.h"
 #include "vuf_rdma.h"
 
 #define EXIT_FAIL 1

@@ -52,7 +52,8 @@ struct vrdma_conf {
 				    *   RoCE stack), or are freed without it */
 	struct rte_ring *roce_tx;  /**< RoCE v2 frames the device sends to the wire (required) */
 	struct rte_mempool *pool;  /**< mbufs of the frames the device builds (required) */
-	struct rte_ring *net_rx;   /**< other frames for the guest, from the wire (NULL: receiveq1 not served) */
+	struct rte_ring *net_rx;   /**< other frames for the guest, from the wire
+				    *   (NULL: receiveq1 not served) */
 	struct rte_ring *net_tx;   /**< frames the guest sends (NULL: transmitq1 not served) */
 };
 
@@ -142,11 +143,11 @@ struct vrdma_dev_info {
 	uint64_t cq_notified;     /**< armed CQs signalled */
 	uint64_t wr_discarded;    /**< SQ/RQ requests returned unread: their QP was reset or destroyed */
 	uint64_t net_rx_frames;   /**< frames written to the guest's receive buffers */
-	uint64_t net_rx_bytes;
+	uint64_t net_rx_bytes;    /**< bytes of those frames */
 	uint64_t net_rx_too_big;  /**< frames the guest's receive buffers could not hold: dropped */
 	uint64_t net_rx_bad_buf;  /**< receive buffers too small for the virtio-net header */
 	uint64_t net_tx_frames;   /**< guest frames handed to net_tx */
-	uint64_t net_tx_bytes;
+	uint64_t net_tx_bytes;    /**< bytes of those frames */
 	uint64_t net_tx_refused;  /**< guest frames asking for an offload, too short or too long */
 	uint64_t net_tx_dropped;  /**< guest frames lost: net_tx full */
 };

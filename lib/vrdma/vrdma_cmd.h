@@ -6,6 +6,8 @@
 #define VRDMA_CMD_H
 
 /*
+ * Internal to lib/vrdma, not part of its API (vrdma.h and vrdma_abi.h are).
+ *
  * The RDMA side of one device: a lib/roce device and the RFC's control
  * commands run on it. Belongs to the thread that polls the device.
  */

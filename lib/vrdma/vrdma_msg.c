@@ -2,7 +2,11 @@
  * Copyright(c) 2026 omniplane authors
  */
 
-/* The vhost-user messages the device answers itself; no EAL, for the fuzz target. */
+/*
+ * The checks of the vhost-user messages the device answers or refuses itself
+ * (GET_CONFIG, SET_FEATURES), apart from vrdma_vhost.c's handlers that use
+ * them: no EAL, so fuzz_vrdma_msg runs them alone.
+ */
 
 #include <string.h>
 

@@ -6,7 +6,9 @@
 #define VRDMA_NET_H
 
 /*
- * The virtio-net queues of a device (internal): receiveq1 takes frames from
+ * Internal to lib/vrdma, not part of its API (vrdma.h and vrdma_abi.h are).
+ *
+ * The virtio-net queues of a device: receiveq1 takes frames from
  * the wire into the guest's buffers (mergeable when MRG_RXBUF was
  * negotiated), transmitq1 hands the guest's frames to the wire. No offload
  * is offered, so a header must ask for none.

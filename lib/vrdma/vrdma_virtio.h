@@ -6,6 +6,8 @@
 #define VRDMA_VIRTIO_H
 
 /*
+ * Internal to lib/vrdma, not part of its API (vrdma.h and vrdma_abi.h are).
+ *
  * virtio-net and vhost-user numbers this device uses (virtio 1.2, the
  * vhost-user specification and the RoCE RFC), written out here rather than
  * taken from linux/virtio_net.h, whose bit 55 and class 6 mean other things.

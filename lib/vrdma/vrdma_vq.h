@@ -6,6 +6,8 @@
 #define VRDMA_VQ_H
 
 /*
+ * Internal to lib/vrdma, not part of its API (vrdma.h and vrdma_abi.h are).
+ *
  * The device side of a split virtqueue in guest memory: descriptor chains
  * are checked and their device-readable bytes copied out before use (a
  * guest may rewrite them at any time), device-writable buffers are

@@ -6,7 +6,9 @@
 #define VRDMA_WQ_H
 
 /*
- * The RDMA queues of a device (internal): send and receive queue requests
+ * Internal to lib/vrdma, not part of its API (vrdma.h and vrdma_abi.h are).
+ *
+ * The RDMA queues of a device: send and receive queue requests
  * copied out of guest memory and posted to lib/roce, completions written
  * into the completion queues' buffers, armed CQs notified.
  */

@@ -18,7 +18,7 @@
 #include <rte_byteorder.h>
 
 #include "vrdma_test_util.h"
-#include "../../lib/vrdma/vrdma_abi.h"
+#include "vrdma_abi.h"
 
 #define F_CTRL_VQ 17
 #define F_VERSION_1 32

@@ -15,6 +15,7 @@
 #include <endian.h>
 #include <errno.h>
 
+#include "roce.h"
 #include "vrdma_test_util.h"
 #include "vuf_rdma.h"
 
@@ -904,6 +905,20 @@ test_a_refused_chain_behind_a_full_queue_is_counted_once(void **state)
 	rc_destroy(qa, qb);
 }
 
+/* The ABI header names completion statuses as lib/roce does (vrdma-perf prints them so). */
+static void
+test_status_names_are_lib_roce_s(void **state)
+{
+	unsigned int st;
+
+	(void)state;
+	for (st = 0; st <= VRDMA_WC_GENERAL_ERR + 1; st++)
+		assert_string_equal(vrdma_wc_status_str((uint8_t)st),
+				    roce_wc_status_str((enum roce_wc_status)st));
+	assert_string_equal(vrdma_wc_status_str(VRDMA_WC_WR_FLUSH_ERR), "WR_FLUSH_ERR");
+	assert_string_equal(vrdma_wc_status_str(255), "?");
+}
+
 int
 main(void)
 {
@@ -932,6 +947,7 @@ main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_a_refused_chain_behind_a_full_queue_is_counted_once, setup, teardown),
+		cmocka_unit_test(test_status_names_are_lib_roce_s),
 	};
 
 	return cmocka_run_group_tests(tests, group_up, group_down);

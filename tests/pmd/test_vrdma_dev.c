@@ -8,7 +8,8 @@
  * ceiling), the exact features offered (RoCE on a configurable bit, never
  * an upstream USO bit, no EVENT_IDX), GET_CONFIG with max_rdma_qps/cqs and
  * its refusals, SET_FEATURES refusing RoCE without the control queue, and
- * ring readiness followed from vring_state_changed.
+ * ring readiness followed from vring_state_changed; a new device's socket
+ * served at once.
  */
 
 #include <setjmp.h>
@@ -16,6 +17,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,6 +26,7 @@
 
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_vhost.h>
 
 #include "test_eal.h"
@@ -311,6 +315,50 @@ test_destroy_connected(void **state)
 	vuf_close(c);
 }
 
+/*
+ * rte_vhost 22.11 takes a new listening socket into its poll only when its
+ * thread next wakes (a 1 s timeout); the device wakes it at creation, so a
+ * frontend connecting at once is answered at once. rte_vhost's thread has
+ * just started a fresh 1 s poll when the first device's answer arrives:
+ * without the wake the second device would answer about a second later.
+ */
+static void
+test_a_new_socket_is_served_at_once(void **state)
+{
+	struct vrdma_conf conf_a, conf_b;
+	struct vrdma_dev_info info;
+	struct vrdma_dev *a, *b;
+	struct vuf_conn *ca, *cb;
+	char path_a[128], path_b[128], wake[PATH_MAX];
+	uint64_t f, t0, ms;
+
+	(void)state;
+	conf_for(&conf_a, path_a, sizeof(path_a), "first.sock");
+	a = attach(&conf_a, &ca, &info);
+	assert_int_equal(vuf_get_features(ca, &f), 0);
+
+	conf_for(&conf_b, path_b, sizeof(path_b), "second.sock");
+	t0 = rte_get_timer_cycles();
+	b = vrdma_dev_create(&conf_b);
+	assert_non_null(b);
+	cb = vuf_connect(path_b, TIMEOUT_MS);
+	assert_non_null(cb);
+	assert_int_equal(vuf_get_features(cb, &f), 0);
+	ms = (rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz();
+	print_message("second device answered %" PRIu64 " ms after its creation\n", ms);
+	assert_true(ms < 500);
+	assert_true(f == vrdma_dev_features(b));
+
+	/* the wake's connection went elsewhere and left no socket behind */
+	assert_true(wait_info(b, has_vid, NULL, &info));
+	assert_int_equal(info.connections, 1);
+	snprintf(wake, sizeof(wake), "%s/vrdma-wake.%d", rte_eal_get_runtime_dir(),
+		 (int)getpid());
+	assert_int_equal(access(wake, F_OK), -1);
+	detach(b, cb, path_b);
+	detach(a, ca, path_a);
+}
+
 int
 main(void)
 {
@@ -320,6 +368,7 @@ main(void)
 		cmocka_unit_test(test_features_negotiated),
 		cmocka_unit_test(test_ring_readiness),
 		cmocka_unit_test(test_destroy_connected),
+		cmocka_unit_test(test_a_new_socket_is_served_at_once),
 	};
 
 	return cmocka_run_group_tests_name("vrdma_dev", tests, group_up, group_down);
