@@ -25,6 +25,7 @@
 #include "mbuf_test_util.h"
 #include "omni_mbuf.h"
 #include "omni_port.h"
+#include "test_case.h"
 #include "test_eal.h"
 
 #define FLAT_LEN 700
@@ -70,10 +71,12 @@ test_span_pieces_cover_the_range(void **state)
 					got += n;
 				}
 				assert_int_equal(got, want);
-				assert_memory_equal(out, flat + off, want);
+				if (want > 0)
+					assert_memory_equal(out, flat + off, want);
 				memset(out, 0, sizeof(out));
 				assert_int_equal(omni_mbuf_copy_out(m, off, out, len), want);
-				assert_memory_equal(out, flat + off, want);
+				if (want > 0)
+					assert_memory_equal(out, flat + off, want);
 			}
 		}
 		rte_pktmbuf_free(m);
@@ -216,8 +219,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_pool_release),
 	};
 
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("common_mbuf", tests, test_eal_setup,
 					   test_eal_teardown);
 }

@@ -12,6 +12,7 @@
 #include <rte_service.h>
 
 #include "hfi1_test_util.h"
+#include "test_case.h"
 
 #define MGMT OPA16B_L4_FM
 
@@ -1249,8 +1250,7 @@ main(int argc, char **argv)
 	};
 
 	/* one case: argv[1] names it (a cmocka glob) */
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("hfi1", tests, test_eal_setup,
 			test_eal_teardown);
 }

@@ -10,6 +10,7 @@
 #include <rte_cycles.h>
 
 #include "hfi1_test_util.h"
+#include "test_case.h"
 
 /* Every RX drop counter, in xstats order. */
 static const char *const rx_drop_xstats[] = {
@@ -768,8 +769,7 @@ main(int argc, char **argv)
 	};
 
 	/* one case: argv[1] names it (a cmocka glob) */
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("hfi1_faults", tests,
 			test_eal_setup, test_eal_teardown);
 }

@@ -23,6 +23,7 @@
 #include "mbuf_test_util.h"
 #include "opa16b_vnic.h"
 #include "opa16b_vectors.h"
+#include "test_case.h"
 #include "test_eal.h"
 
 /* Copy the whole packet out, checking the chain is consistent. */
@@ -367,7 +368,7 @@ test_net_ring_wire(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vectors_mbuf_byte_exact),
@@ -381,6 +382,7 @@ main(void)
 		cmocka_unit_test(test_net_ring_wire),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("opa16b_mbuf", tests, test_eal_setup,
 					   test_eal_teardown);
 }

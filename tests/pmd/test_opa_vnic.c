@@ -6,6 +6,7 @@
  * in-PMD VEMA agent, and frames both ways. */
 
 #include "opa_vnic_test_util.h"
+#include "test_case.h"
 
 /* The VNIC vdev owns its fabric port (hidden from RTE_ETH_FOREACH_DEV) and
  * exposes one port per vport, link down until the EM says FORWARDING. */
@@ -101,7 +102,6 @@ main(int argc, char **argv)
 	};
 
 	/* one case: argv[1] names it (a cmocka glob) */
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, test_eal_setup, test_eal_teardown);
 }

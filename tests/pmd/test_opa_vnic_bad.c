@@ -8,6 +8,7 @@
  * its reason, and never delivered. */
 
 #include "opa_vnic_test_util.h"
+#include "test_case.h"
 
 #define XS_MAX 160
 
@@ -423,7 +424,6 @@ main(int argc, char **argv)
 	};
 
 	/* one case: argv[1] names it (a cmocka glob) */
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, test_eal_setup, test_eal_teardown);
 }

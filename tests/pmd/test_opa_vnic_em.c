@@ -8,6 +8,7 @@
  * attributes and traps. Node B plays the EM and the remote node. */
 
 #include "opa_vnic_test_util.h"
+#include "test_case.h"
 
 /* A global (not locally administered) unicast MAC: no LID in it. */
 static const struct rte_ether_addr gmac = { { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55 } };
@@ -792,7 +793,6 @@ main(int argc, char **argv)
 	};
 
 	/* one case: argv[1] names it (a cmocka glob) */
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, test_eal_setup, test_eal_teardown);
 }

@@ -7,6 +7,7 @@
  * and the remote node; lid= gives the agent its LID. */
 
 #include "opa_vnic_test_util.h"
+#include "test_case.h"
 
 static struct rxbins bins;
 
@@ -163,7 +164,6 @@ main(int argc, char **argv)
 	};
 
 	/* one case: argv[1] names it (a cmocka glob) */
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, test_eal_setup, test_eal_teardown);
 }

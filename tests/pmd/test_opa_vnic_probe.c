@@ -6,6 +6,7 @@
  * probe/remove cycle that leaves nothing behind. */
 
 #include "opa_vnic_test_util.h"
+#include "test_case.h"
 
 /* What a refused probe must leave as it was. */
 struct world {
@@ -239,7 +240,6 @@ main(int argc, char **argv)
 	};
 
 	/* one case: argv[1] names it (a cmocka glob) */
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, test_eal_setup, test_eal_teardown);
 }

@@ -7,6 +7,7 @@
  * over several fabric receive contexts. */
 
 #include "opa_vnic_test_util.h"
+#include "test_case.h"
 
 /* The k-th frame of a sequence 0..n-1 that @pick selects (its seq), or -1. */
 static int
@@ -532,7 +533,6 @@ main(int argc, char **argv)
 	};
 
 	/* one case: argv[1] names it (a cmocka glob) */
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, test_eal_setup, test_eal_teardown);
 }

@@ -6,6 +6,7 @@
  * full fabric queue, and buffers the VNIC may not write into. */
 
 #include "opa_vnic_test_util.h"
+#include "test_case.h"
 
 /* What the caller knows of an mbuf before handing it to tx_burst. */
 struct mbuf_snap {
@@ -305,7 +306,6 @@ main(int argc, char **argv)
 	};
 
 	/* one case: argv[1] names it (a cmocka glob) */
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, test_eal_setup, test_eal_teardown);
 }

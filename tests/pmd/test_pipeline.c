@@ -31,6 +31,7 @@
 #include <rte_pause.h>
 
 #include "pipeline.h"
+#include "test_case.h"
 #include "test_eal.h"
 
 #define POOL_SIZE 8191
@@ -853,7 +854,7 @@ teardown(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_parse_accepts, teardown_one),
@@ -869,5 +870,6 @@ main(void)
 		cmocka_unit_test_teardown(test_dump, teardown_one),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

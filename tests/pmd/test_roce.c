@@ -15,6 +15,7 @@
 #include <rte_errno.h>
 
 #include "roce_test_util.h"
+#include "test_case.h"
 
 static struct rt_pair pair;
 static struct rt_node *A = &pair.n[0], *B = &pair.n[1];
@@ -691,8 +692,7 @@ main(int argc, char **argv)
 	};
 	int fails = 0;
 
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	if (test_eal_setup(NULL) < 0)
 		return 1;
 	fails += cmocka_run_group_tests_name("roce_ipv4_mtu4096", v4, setup_ipv4, teardown);

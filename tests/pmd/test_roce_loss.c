@@ -17,6 +17,7 @@
 #include <rte_byteorder.h>
 
 #include "roce_test_util.h"
+#include "test_case.h"
 
 #define NMSG 200
 #define SLOT 16384
@@ -302,8 +303,7 @@ main(int argc, char **argv)
 	};
 	int fails;
 
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	if (test_eal_setup(NULL) < 0)
 		return 1;
 	if (getenv("ROCE_DEBUG") != NULL)

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "roce_test_util.h"
+#include "test_case.h"
 
 static struct rt_pair pair;
 static struct rt_node *A = &pair.n[0], *B = &pair.n[1];
@@ -464,8 +465,7 @@ main(int argc, char **argv)
 	};
 	int fails;
 
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	if (test_eal_setup(NULL) < 0)
 		return 1;
 	fails = cmocka_run_group_tests_name("roce_qp", tests, setup, teardown);

@@ -24,6 +24,7 @@
 #include "roce_test_util.h"
 #include "roce_wire.h"
 #include "roce_wire_util.h"
+#include "test_case.h"
 
 #ifndef ROCE_SAMPLE_PCAP
 #error "ROCE_SAMPLE_PCAP (the rxe capture) comes from tests/pmd/meson.build"
@@ -516,7 +517,7 @@ test_engine_frames_decode_in_tshark_with_zlib_icrc(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest capture[] = {
 		cmocka_unit_test(test_rxe_capture_parses_with_icrc_and_readme_histogram),
@@ -528,6 +529,7 @@ main(void)
 	};
 	int fails = 0;
 
+	test_case_filter(argc, argv);
 	if (test_eal_setup(NULL) < 0)
 		return 1;
 	fails += cmocka_run_group_tests_name("roce_wire_rxe_capture", capture, cap_load, cap_free);

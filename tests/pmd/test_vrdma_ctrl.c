@@ -17,6 +17,7 @@
 
 #include <rte_byteorder.h>
 
+#include "test_case.h"
 #include "vrdma_test_util.h"
 #include "vrdma_abi.h"
 
@@ -661,7 +662,7 @@ test_disconnect_destroys_every_object(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_command_answers_with_its_ack_data),
@@ -675,5 +676,6 @@ main(void)
 		cmocka_unit_test(test_disconnect_destroys_every_object),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("vrdma_ctrl", tests, group_up, group_down);
 }

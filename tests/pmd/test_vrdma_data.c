@@ -16,6 +16,7 @@
 #include <errno.h>
 
 #include "roce.h"
+#include "test_case.h"
 #include "vrdma_test_util.h"
 #include "vuf_rdma.h"
 
@@ -920,7 +921,7 @@ test_status_names_are_lib_roce_s(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_rc_send_write_read_move_the_bytes, setup,
@@ -950,5 +951,6 @@ main(void)
 		cmocka_unit_test(test_status_names_are_lib_roce_s),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, group_up, group_down);
 }

@@ -29,6 +29,7 @@
 #include <rte_eal.h>
 #include <rte_vhost.h>
 
+#include "test_case.h"
 #include "test_eal.h"
 #include "vrdma.h"
 #include "vrdma_test_util.h"
@@ -360,7 +361,7 @@ test_a_new_socket_is_served_at_once(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conf_checked),
@@ -371,5 +372,6 @@ main(void)
 		cmocka_unit_test(test_a_new_socket_is_served_at_once),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("vrdma_dev", tests, group_up, group_down);
 }

@@ -19,6 +19,7 @@
 #include <rte_ethdev.h>
 #include <rte_ip.h>
 
+#include "test_case.h"
 #include "vrdma_test_util.h"
 
 #define F_MRG_RXBUF 15
@@ -496,7 +497,7 @@ net_down(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_guest_frames_reach_the_wire),
@@ -509,5 +510,6 @@ main(void)
 		cmocka_unit_test(test_frames_with_no_guest_queue_are_dropped),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, net_up, net_down);
 }

@@ -20,6 +20,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "test_case.h"
 #include "test_eal.h"
 #include "vsw_test.h"
 
@@ -342,7 +343,7 @@ teardown(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classify_by_destination_and_kind),
@@ -350,5 +351,6 @@ main(void)
 		cmocka_unit_test(test_stations_behind_a_device_are_learned),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

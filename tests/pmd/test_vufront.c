@@ -23,6 +23,7 @@
 #include <rte_mbuf.h>
 #include <rte_vhost.h>
 
+#include "test_case.h"
 #include "test_eal.h"
 #include "vuf.h"
 
@@ -455,7 +456,7 @@ test_recycled_buffers_return_on_their_descriptors(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frames_both_ways_with_rte_vhost_net),
@@ -464,5 +465,6 @@ main(void)
 		cmocka_unit_test(test_recycled_buffers_return_on_their_descriptors),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("vufront", tests, backend_up, backend_down);
 }

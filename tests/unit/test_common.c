@@ -21,6 +21,7 @@
 #include "omni_counters.h"
 #include "omni_kvargs.h"
 #include "omni_num.h"
+#include "test_case.h"
 
 static uint64_t
 num_ok(const char *s, uint64_t min, uint64_t max, unsigned int flags)
@@ -327,7 +328,6 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_devargs_once),
 	};
 
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("common", tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 #include "opa16b_lmac.h"
 #include "opa16b_vnic.h"
 #include "opa16b_vectors.h"
+#include "test_case.h"
 #include "test_eal.h"
 
 /* Field table: every accessor pair with its width. */
@@ -406,7 +407,7 @@ test_fm_build_parse(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_field_set_changes_only_that_field),
@@ -421,5 +422,6 @@ main(void)
 		cmocka_unit_test(test_fm_build_parse),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("opa16b", tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 
 #include "opa16b.h"
 #include "sw_fwd.h"
+#include "test_case.h"
 
 #define NB_PORTS 4
 #define ALL_UP 0xFu
@@ -342,7 +343,7 @@ test_table_checks(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decide_table),
@@ -352,5 +353,6 @@ main(void)
 		cmocka_unit_test(test_table_checks),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

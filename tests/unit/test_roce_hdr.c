@@ -19,6 +19,7 @@
 
 #include "roce_hdr.h"
 #include "test_bytes.h"
+#include "test_case.h"
 
 /* A header at an odd address inside a buffer of a known fill. */
 #define FILL 0xa5
@@ -248,7 +249,7 @@ test_immdt_ieth_deth(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lengths_are_iba),
@@ -261,5 +262,6 @@ main(void)
 		cmocka_unit_test(test_immdt_ieth_deth),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("roce_hdr", tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "test_case.h"
 #include "vema_test_util.h"
 
 /* --- 2. drops --- */
@@ -812,7 +813,7 @@ test_cpi_get_overrides_and_set_stores(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_drop_invalid_fm_packet),
@@ -839,5 +840,6 @@ main(void)
 		cmocka_unit_test(test_cpi_get_overrides_and_set_stores),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("vema", tests, NULL, NULL);
 }

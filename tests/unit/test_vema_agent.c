@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "test_case.h"
 #include "vema_test_util.h"
 
 /* --- 3. the EM flow --- */
@@ -855,7 +856,7 @@ test_lid0_agent_answers_as_asked_no_traps(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_em_flow_end_to_end),
@@ -870,5 +871,6 @@ main(void)
 		cmocka_unit_test(test_lid0_agent_answers_as_asked_no_traps),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("vema_agent", tests, NULL, NULL);
 }

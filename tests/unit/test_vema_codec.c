@@ -21,6 +21,7 @@
 
 #include "opa16b.h"
 #include "opa16b_fm.h"
+#include "test_case.h"
 #include "vema_agent.h"
 #include "vema_mad.h"
 #include "vnic.h"
@@ -495,7 +496,7 @@ test_codec_notice(void **state)
 
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_codec_vendor_header),
@@ -508,5 +509,6 @@ main(void)
 		cmocka_unit_test(test_codec_notice),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "test_case.h"
 #include "vnic_test_util.h"
 /* ---------------------------------------------------------------------- */
 /* 1. DLID */
@@ -1157,7 +1158,7 @@ test_classify_hash_is_classify_and_flow_hash(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dlid_mac_table_hit_wins),
@@ -1184,5 +1185,6 @@ main(void)
 		cmocka_unit_test(test_classify_hash_is_classify_and_flow_hash),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("vnic", tests, NULL, NULL);
 }

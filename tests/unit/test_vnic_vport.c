@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "test_case.h"
 #include "vnic_test_util.h"
 /* 7. States and events */
 
@@ -1125,7 +1126,7 @@ test_tx_rx_frame_verdicts_and_counters(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_power_on_defaults),
@@ -1146,5 +1147,6 @@ main(void)
 		cmocka_unit_test(test_tx_rx_frame_verdicts_and_counters),
 	};
 
+	test_case_filter(argc, argv);
 	return cmocka_run_group_tests_name("vnic_vport", tests, NULL, NULL);
 }
