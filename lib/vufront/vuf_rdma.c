@@ -605,7 +605,8 @@ vuf_rdma_post_recv_list(struct vuf_rdma *d, uint32_t qpn, const uint64_t *wr_ids
 		q->wr_id = htole64(wr_ids[*done]);
 		q->num_sge = htole32(nsge);
 		memset(q->reserved, 0, sizeof(q->reserved));
-		memcpy(slot + sizeof(*q), sg + (size_t)*done * nsge, nsge * sizeof(*sg));
+		if (nsge != 0) /* a receive with no buffer may come with no SGE array at all */
+			memcpy(slot + sizeof(*q), sg + (size_t)*done * nsge, nsge * sizeof(*sg));
 		rc = wq_give(w, slot, len);
 		if (rc != 0)
 			break;
