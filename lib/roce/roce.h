@@ -69,64 +69,64 @@ enum roce_qp_type {
 
 /** QP states (values as the RFC). */
 enum roce_qp_state {
-	ROCE_QPS_RESET,
-	ROCE_QPS_INIT,
-	ROCE_QPS_RTR,
-	ROCE_QPS_RTS,
-	ROCE_QPS_SQD,
-	ROCE_QPS_SQE,
-	ROCE_QPS_ERR,
+	ROCE_QPS_RESET, /**< created or reset: nothing may be posted */
+	ROCE_QPS_INIT,  /**< initialized: receives may be posted */
+	ROCE_QPS_RTR,   /**< ready to receive */
+	ROCE_QPS_RTS,   /**< ready to send */
+	ROCE_QPS_SQD,   /**< send queue drain */
+	ROCE_QPS_SQE,   /**< send queue error (IBA; this engine never enters it) */
+	ROCE_QPS_ERR,   /**< error: WRs are flushed */
 };
 
 /** Path MTU codes (values as the RFC and IBA). */
 enum roce_mtu {
-	ROCE_MTU_256 = 1,
-	ROCE_MTU_512 = 2,
-	ROCE_MTU_1024 = 3,
-	ROCE_MTU_2048 = 4,
-	ROCE_MTU_4096 = 5,
+	ROCE_MTU_256 = 1,  /**< 256 bytes */
+	ROCE_MTU_512 = 2,  /**< 512 bytes */
+	ROCE_MTU_1024 = 3, /**< 1024 bytes */
+	ROCE_MTU_2048 = 4, /**< 2048 bytes */
+	ROCE_MTU_4096 = 5, /**< 4096 bytes */
 };
 
 /** MR and QP access flags (first three as the RFC). */
 enum roce_access {
-	ROCE_ACCESS_LOCAL_WRITE = 1 << 0,
-	ROCE_ACCESS_REMOTE_WRITE = 1 << 1,
-	ROCE_ACCESS_REMOTE_READ = 1 << 2,
-	ROCE_ACCESS_REMOTE_ATOMIC = 1 << 3,
+	ROCE_ACCESS_LOCAL_WRITE = 1 << 0,   /**< local writes (receives, READ and atomic results) */
+	ROCE_ACCESS_REMOTE_WRITE = 1 << 1,  /**< peers may RDMA WRITE */
+	ROCE_ACCESS_REMOTE_READ = 1 << 2,   /**< peers may RDMA READ */
+	ROCE_ACCESS_REMOTE_ATOMIC = 1 << 3, /**< peers may run atomics */
 };
 
 /** roce_qp_modify() attribute mask (first 17 bits as the RFC). */
 enum roce_qp_attr_mask {
-	ROCE_QP_STATE = 1 << 0,
-	ROCE_QP_CUR_STATE = 1 << 1,
-	ROCE_QP_ACCESS_FLAGS = 1 << 2,
-	ROCE_QP_QKEY = 1 << 3,
-	ROCE_QP_AV = 1 << 4,
-	ROCE_QP_PATH_MTU = 1 << 5,
-	ROCE_QP_TIMEOUT = 1 << 6,
-	ROCE_QP_RETRY_CNT = 1 << 7,
-	ROCE_QP_RNR_RETRY = 1 << 8,
-	ROCE_QP_RQ_PSN = 1 << 9,
-	ROCE_QP_MAX_QP_RD_ATOMIC = 1 << 10,
-	ROCE_QP_MIN_RNR_TIMER = 1 << 11,
-	ROCE_QP_SQ_PSN = 1 << 12,
-	ROCE_QP_MAX_DEST_RD_ATOMIC = 1 << 13,
-	ROCE_QP_CAP = 1 << 14,
-	ROCE_QP_DEST_QPN = 1 << 15,
-	ROCE_QP_RATE_LIMIT = 1 << 16,
-	ROCE_QP_PKEY_INDEX = 1 << 17, /**< must be 0: one P_Key */
-	ROCE_QP_PORT = 1 << 18,       /**< must be 1: one port */
+	ROCE_QP_STATE = 1 << 0,               /**< qp_state */
+	ROCE_QP_CUR_STATE = 1 << 1,           /**< cur_qp_state */
+	ROCE_QP_ACCESS_FLAGS = 1 << 2,        /**< qp_access_flags */
+	ROCE_QP_QKEY = 1 << 3,                /**< qkey */
+	ROCE_QP_AV = 1 << 4,                  /**< ah_attr */
+	ROCE_QP_PATH_MTU = 1 << 5,            /**< path_mtu */
+	ROCE_QP_TIMEOUT = 1 << 6,             /**< timeout */
+	ROCE_QP_RETRY_CNT = 1 << 7,           /**< retry_cnt */
+	ROCE_QP_RNR_RETRY = 1 << 8,           /**< rnr_retry */
+	ROCE_QP_RQ_PSN = 1 << 9,              /**< rq_psn */
+	ROCE_QP_MAX_QP_RD_ATOMIC = 1 << 10,   /**< max_rd_atomic */
+	ROCE_QP_MIN_RNR_TIMER = 1 << 11,      /**< min_rnr_timer */
+	ROCE_QP_SQ_PSN = 1 << 12,             /**< sq_psn */
+	ROCE_QP_MAX_DEST_RD_ATOMIC = 1 << 13, /**< max_dest_rd_atomic */
+	ROCE_QP_CAP = 1 << 14,                /**< cap */
+	ROCE_QP_DEST_QPN = 1 << 15,           /**< dest_qp_num */
+	ROCE_QP_RATE_LIMIT = 1 << 16,         /**< rate_limit */
+	ROCE_QP_PKEY_INDEX = 1 << 17,         /**< must be 0: one P_Key */
+	ROCE_QP_PORT = 1 << 18,               /**< must be 1: one port */
 };
 
 /** Send work request opcodes (first five as the RFC). */
 enum roce_wr_opcode {
-	ROCE_WR_RDMA_WRITE,
-	ROCE_WR_RDMA_WRITE_WITH_IMM,
-	ROCE_WR_SEND,
-	ROCE_WR_SEND_WITH_IMM,
-	ROCE_WR_RDMA_READ,
-	ROCE_WR_ATOMIC_CMP_AND_SWP,
-	ROCE_WR_ATOMIC_FETCH_AND_ADD,
+	ROCE_WR_RDMA_WRITE,           /**< RDMA WRITE */
+	ROCE_WR_RDMA_WRITE_WITH_IMM,  /**< RDMA WRITE with immediate data */
+	ROCE_WR_SEND,                 /**< SEND */
+	ROCE_WR_SEND_WITH_IMM,        /**< SEND with immediate data */
+	ROCE_WR_RDMA_READ,            /**< RDMA READ */
+	ROCE_WR_ATOMIC_CMP_AND_SWP,   /**< atomic compare and swap */
+	ROCE_WR_ATOMIC_FETCH_AND_ADD, /**< atomic fetch and add */
 };
 
 /** Send flags (as the RFC). */
@@ -139,33 +139,33 @@ enum roce_send_flags {
 
 /** Work completion opcodes (first five as the RFC). */
 enum roce_wc_opcode {
-	ROCE_WC_SEND,
-	ROCE_WC_RDMA_WRITE,
-	ROCE_WC_RDMA_READ,
-	ROCE_WC_RECV,
-	ROCE_WC_RECV_RDMA_WITH_IMM,
-	ROCE_WC_COMP_SWAP,
-	ROCE_WC_FETCH_ADD,
+	ROCE_WC_SEND,               /**< a SEND completed */
+	ROCE_WC_RDMA_WRITE,         /**< an RDMA WRITE completed */
+	ROCE_WC_RDMA_READ,          /**< an RDMA READ completed */
+	ROCE_WC_RECV,               /**< a receive took a SEND */
+	ROCE_WC_RECV_RDMA_WITH_IMM, /**< a receive took a WRITE with immediate data */
+	ROCE_WC_COMP_SWAP,          /**< a compare and swap completed */
+	ROCE_WC_FETCH_ADD,          /**< a fetch and add completed */
 };
 
 /** Work completion status (values as the RFC). */
 enum roce_wc_status {
-	ROCE_WC_SUCCESS,
-	ROCE_WC_LOC_LEN_ERR,
-	ROCE_WC_LOC_QP_OP_ERR,
-	ROCE_WC_LOC_PROT_ERR,
-	ROCE_WC_WR_FLUSH_ERR,
-	ROCE_WC_BAD_RESP_ERR,
-	ROCE_WC_LOC_ACCESS_ERR,
-	ROCE_WC_REM_INV_REQ_ERR,
-	ROCE_WC_REM_ACCESS_ERR,
-	ROCE_WC_REM_OP_ERR,
-	ROCE_WC_RETRY_EXC_ERR,
-	ROCE_WC_RNR_RETRY_EXC_ERR,
-	ROCE_WC_REM_ABORT_ERR,
-	ROCE_WC_FATAL_ERR,
-	ROCE_WC_RESP_TIMEOUT_ERR,
-	ROCE_WC_GENERAL_ERR,
+	ROCE_WC_SUCCESS,           /**< success */
+	ROCE_WC_LOC_LEN_ERR,       /**< local length error */
+	ROCE_WC_LOC_QP_OP_ERR,     /**< local QP operation error */
+	ROCE_WC_LOC_PROT_ERR,      /**< local protection error */
+	ROCE_WC_WR_FLUSH_ERR,      /**< flushed (the QP is in ERR) */
+	ROCE_WC_BAD_RESP_ERR,      /**< bad response */
+	ROCE_WC_LOC_ACCESS_ERR,    /**< local access error */
+	ROCE_WC_REM_INV_REQ_ERR,   /**< remote invalid request */
+	ROCE_WC_REM_ACCESS_ERR,    /**< remote access error */
+	ROCE_WC_REM_OP_ERR,        /**< remote operational error */
+	ROCE_WC_RETRY_EXC_ERR,     /**< transport retries exceeded */
+	ROCE_WC_RNR_RETRY_EXC_ERR, /**< RNR retries exceeded */
+	ROCE_WC_REM_ABORT_ERR,     /**< remote aborted */
+	ROCE_WC_FATAL_ERR,         /**< fatal error */
+	ROCE_WC_RESP_TIMEOUT_ERR,  /**< response timeout */
+	ROCE_WC_GENERAL_ERR,       /**< other error */
 };
 
 /** Work completion flags (as the RFC). */
@@ -295,25 +295,25 @@ struct roce_dev_stats {
 
 /** Per-QP counters. */
 struct roce_qp_stats {
-	uint64_t sent_pkts;
-	uint64_t rcvd_pkts;
+	uint64_t sent_pkts;      /**< frames the QP staged for the tx ring (ACKs included) */
+	uint64_t rcvd_pkts;      /**< frames the device accepted for this QP */
 	uint64_t sent_bytes;     /**< payload bytes */
 	uint64_t rcvd_bytes;     /**< payload bytes */
-	uint64_t retransmits;
-	uint64_t timeouts;
-	uint64_t rnr_naks_rcvd;
-	uint64_t rnr_naks_sent;
-	uint64_t seq_naks_rcvd;
-	uint64_t seq_naks_sent;
-	uint64_t duplicates;
-	uint64_t acks_sent;
-	uint64_t acks_rcvd;
+	uint64_t retransmits;    /**< request packets sent again (go-back-N) */
+	uint64_t timeouts;       /**< local ACK timeouts */
+	uint64_t rnr_naks_rcvd;  /**< requester: RNR NAKs received */
+	uint64_t rnr_naks_sent;  /**< responder: RNR NAKs sent */
+	uint64_t seq_naks_rcvd;  /**< requester: PSN sequence NAKs received */
+	uint64_t seq_naks_sent;  /**< responder: PSN sequence NAKs sent */
+	uint64_t duplicates;     /**< duplicate requests (responder) and stale responses (requester) */
+	uint64_t acks_sent;      /**< responder: ACKs and NAKs sent */
+	uint64_t acks_rcvd;      /**< requester: new responses (ACK, NAK, READ, atomic) taken */
 	uint64_t drops;          /**< frames for this QP dropped (every reason) */
 };
 
 /** An address vector (the RFC's virtio_rdma_ah_attr plus a VLAN). */
 struct roce_ah_attr {
-	uint8_t dgid[ROCE_GID_LEN]; /**< destination GID; ::ffff:a.b.c.d means IPv4 */
+	uint8_t dgid[ROCE_GID_LEN]; /**< destination GID; \::ffff:a.b.c.d means IPv4 */
 	uint32_t flow_label;        /**< IPv6 flow label (20 bits) */
 	uint8_t sgid_index;         /**< source GID (must be set in the table) */
 	uint8_t hop_limit;          /**< TTL / hop limit; 0: 64 */
@@ -324,17 +324,17 @@ struct roce_ah_attr {
 
 /** Capacities of a QP. */
 struct roce_qp_cap {
-	uint32_t max_send_wr;
-	uint32_t max_recv_wr;
-	uint32_t max_send_sge;
-	uint32_t max_recv_sge;
-	uint32_t max_inline_data;
+	uint32_t max_send_wr;      /**< send queue entries */
+	uint32_t max_recv_wr;      /**< receive queue entries */
+	uint32_t max_send_sge;     /**< SGEs per send WR */
+	uint32_t max_recv_sge;     /**< SGEs per receive WR */
+	uint32_t max_inline_data;  /**< inline bytes per send WR */
 };
 
 /** QP attributes (roce_qp_modify(), roce_qp_query()). */
 struct roce_qp_attr {
-	enum roce_qp_state qp_state;
-	enum roce_qp_state cur_qp_state;
+	enum roce_qp_state qp_state;     /**< modify: the state to enter; query: the state */
+	enum roce_qp_state cur_qp_state; /**< modify: the state the QP must be in; query: the state */
 	uint8_t path_mtu;           /**< enum roce_mtu */
 	uint8_t max_rd_atomic;      /**< READs/atomics this QP may have outstanding */
 	uint8_t max_dest_rd_atomic; /**< READ/atomic resources as responder */
@@ -345,42 +345,42 @@ struct roce_qp_attr {
 	uint8_t sq_draining;        /**< query: SQD with messages in flight */
 	uint16_t pkey_index;        /**< 0 */
 	uint8_t port_num;           /**< 1 */
-	uint32_t qkey;
-	uint32_t rq_psn;
-	uint32_t sq_psn;
-	uint32_t dest_qp_num;
+	uint32_t qkey;              /**< Q_Key of the QP (UD/GSI) */
+	uint32_t rq_psn;            /**< next PSN the responder expects (24 bits) */
+	uint32_t sq_psn;            /**< next PSN the requester sends (24 bits) */
+	uint32_t dest_qp_num;       /**< the peer's QPN (RC/UC) */
 	uint32_t qp_access_flags;   /**< ROCE_ACCESS_REMOTE_* */
 	uint32_t rate_limit;        /**< must be 0 */
-	struct roce_qp_cap cap;
-	struct roce_ah_attr ah_attr;
+	struct roce_qp_cap cap;     /**< capacities */
+	struct roce_ah_attr ah_attr; /**< the path to the peer (RC/UC) */
 };
 
 /** Creation attributes of a QP. */
 struct roce_qp_init_attr {
-	enum roce_qp_type qp_type;
-	struct roce_cq *send_cq;
-	struct roce_cq *recv_cq;
-	struct roce_qp_cap cap;
+	enum roce_qp_type qp_type;  /**< transport */
+	struct roce_cq *send_cq;    /**< CQ of send completions (this device's) */
+	struct roce_cq *recv_cq;    /**< CQ of receive completions (this device's) */
+	struct roce_qp_cap cap;     /**< capacities, within the device's limits */
 	bool sq_sig_all;            /**< every send WR completes */
 };
 
 /** A scatter/gather element. */
 struct roce_sge {
-	uint64_t addr;
-	uint32_t length;
-	uint32_t lkey;
+	uint64_t addr;   /**< first byte, an address of the MR's iova space */
+	uint32_t length; /**< bytes */
+	uint32_t lkey;   /**< local key of the MR the bytes are in */
 };
 
 /** A send work request. Everything is copied by roce_post_send(). */
 struct roce_send_wr {
-	uint64_t wr_id;
+	uint64_t wr_id;             /**< the caller's, returned in the completion */
 	uint8_t opcode;             /**< enum roce_wr_opcode */
 	uint8_t send_flags;         /**< enum roce_send_flags */
 	uint32_t imm_data;          /**< network byte order, as put on the wire */
-	uint32_t num_sge;
-	const struct roce_sge *sg_list;
+	uint32_t num_sge;           /**< entries in sg_list */
+	const struct roce_sge *sg_list; /**< the local buffers (without ROCE_SEND_INLINE) */
 	const void *inline_data;    /**< with ROCE_SEND_INLINE */
-	uint32_t inline_len;
+	uint32_t inline_len;        /**< bytes at inline_data */
 	union {
 		struct {
 			uint64_t remote_addr;
@@ -402,21 +402,21 @@ struct roce_send_wr {
 
 /** A receive work request. Copied by roce_post_recv(). */
 struct roce_recv_wr {
-	uint64_t wr_id;
-	uint32_t num_sge;
-	const struct roce_sge *sg_list;
+	uint64_t wr_id;                 /**< the caller's, returned in the completion */
+	uint32_t num_sge;               /**< entries in sg_list */
+	const struct roce_sge *sg_list; /**< where received data goes, in order */
 };
 
 /** A work completion. */
 struct roce_wc {
-	uint64_t wr_id;
+	uint64_t wr_id;     /**< the work request's */
 	uint8_t status;     /**< enum roce_wc_status */
 	uint8_t opcode;     /**< enum roce_wc_opcode */
 	uint16_t wc_flags;  /**< enum roce_wc_flags */
-	uint32_t vendor_err;
-	uint32_t byte_len;
+	uint32_t vendor_err; /**< not used: 0 */
+	uint32_t byte_len;  /**< message bytes (a UD receive: with the GRH) */
 	uint32_t imm_data;  /**< network byte order */
-	uint32_t qp_num;
+	uint32_t qp_num;    /**< the local QP's number */
 	uint32_t src_qp;    /**< UD/GSI: sender's QPN */
 };
 
@@ -438,18 +438,18 @@ struct roce_mr_conf {
 	 *    xlate's answers must not change during a roce_dev_poll() call.
 	 */
 	void *host;
-	const uint64_t *pages;
-	uint32_t nb_pages;
+	const uint64_t *pages;    /**< page addresses, translated through xlate */
+	uint32_t nb_pages;        /**< entries in pages */
 	uint32_t page_size;       /**< power of two, 4096..1 GiB */
-	roce_xlate_fn xlate;
-	void *xlate_ctx;
+	roce_xlate_fn xlate;      /**< translation of pages, or of every address */
+	void *xlate_ctx;          /**< xlate's ctx */
 };
 
 /** Configuration of a CQ. */
 struct roce_cq_conf {
 	uint32_t cqe;             /**< entries, 1..max_cqe */
 	roce_cq_notify_fn notify; /**< optional: called when an armed CQ gets a completion */
-	void *notify_arg;
+	void *notify_arg;         /**< notify's arg */
 };
 
 /* ---------------- device ---------------- */
@@ -461,12 +461,19 @@ struct roce_cq_conf {
  *   Its configuration (copied).
  * @param[out] err
  *   On failure, why (ROCE_ERR_LEN bytes); may be NULL.
+ * @param errlen
+ *   Bytes at err.
  * @return
  *   The device, or NULL (rte_errno set).
  */
 struct roce_dev *roce_dev_create(const struct roce_dev_conf *conf, char *err, size_t errlen);
 
-/** Destroy a device and every object on it; frames still queued are freed. NULL is a no-op. */
+/**
+ * Destroy a device and every object on it; frames still queued are freed.
+ *
+ * @param dev
+ *   The device; NULL is a no-op.
+ */
 void roce_dev_destroy(struct roce_dev *dev);
 
 /**
@@ -474,6 +481,8 @@ void roce_dev_destroy(struct roce_dev *dev);
  * handle them, let every QP with work send what its window and the tx ring
  * allow, fire due timers, and enqueue the built frames to the tx ring.
  *
+ * @param dev
+ *   The device.
  * @return
  *   Frames handled plus frames sent (0: nothing to do).
  */
@@ -484,6 +493,11 @@ unsigned int roce_dev_poll(struct roce_dev *dev);
  * takes them in bulk, and gives them back at a roce_dev_poll() that finds
  * nothing to do and when it is destroyed. For leak checks: a pool's free
  * count plus this is what the device did not keep.
+ *
+ * @param dev
+ *   The device.
+ * @return
+ *   Mbufs held.
  */
 unsigned int roce_dev_mbufs_held(const struct roce_dev *dev);
 
@@ -492,6 +506,12 @@ unsigned int roce_dev_mbufs_held(const struct roce_dev *dev);
  * consumed (freed) except those that are not RoCE v2 for this device, which
  * are moved to the front of @p pkts for the caller (e.g. to a guest).
  *
+ * @param dev
+ *   The device.
+ * @param pkts
+ *   The frames.
+ * @param n
+ *   How many.
  * @return
  *   Number of frames left to the caller in pkts[0..ret).
  */
@@ -500,32 +520,125 @@ uint16_t roce_dev_rx_burst(struct roce_dev *dev, struct rte_mbuf **pkts, uint16_
 /**
  * Tell whether a frame is RoCE v2 for this device (UDP 4791 to one of its
  * GIDs), without consuming it: the classifier of a wire stage.
+ *
+ * @param dev
+ *   The device.
+ * @param m
+ *   The frame.
+ * @return
+ *   true when it is for this device.
  */
 bool roce_dev_frame_is_mine(const struct roce_dev *dev, const struct rte_mbuf *m);
 
-/** Replace the event callback (NULL: none). */
+/**
+ * Replace the event callback.
+ *
+ * @param dev
+ *   The device.
+ * @param cb
+ *   The callback (NULL: none).
+ * @param arg
+ *   Its first argument.
+ */
 void roce_dev_event_cb_set(struct roce_dev *dev, roce_event_fn cb, void *arg);
 
-/** Set GID table entry @p index. A GID ::ffff:a.b.c.d is IPv4. @return 0 or -EINVAL. */
+/**
+ * Set GID table entry @p index. A GID \::ffff:a.b.c.d is IPv4.
+ *
+ * @param dev
+ *   The device.
+ * @param index
+ *   The entry, below limits.gid_tbl_len.
+ * @param gid
+ *   The GID; zero and multicast (ff00::/8) GIDs are refused.
+ * @return
+ *   0, or -EINVAL (index out of range, GID refused).
+ */
 int roce_gid_set(struct roce_dev *dev, uint32_t index, const uint8_t gid[ROCE_GID_LEN]);
-/** Clear GID table entry @p index. @return 0, -EINVAL (out of range), -ENOENT (empty). */
+/**
+ * Clear GID table entry @p index.
+ *
+ * @param dev
+ *   The device.
+ * @param index
+ *   The entry.
+ * @return
+ *   0, -EINVAL (out of range), -ENOENT (empty).
+ */
 int roce_gid_del(struct roce_dev *dev, uint32_t index);
-/** Read GID table entry @p index. @return 0, -EINVAL, -ENOENT. */
+/**
+ * Read GID table entry @p index.
+ *
+ * @param dev
+ *   The device.
+ * @param index
+ *   The entry.
+ * @param[out] gid
+ *   The GID, on success.
+ * @return
+ *   0, -EINVAL (out of range), -ENOENT (empty).
+ */
 int roce_gid_get(const struct roce_dev *dev, uint32_t index, uint8_t gid[ROCE_GID_LEN]);
 
-/** The device's limits (after defaults). */
+/**
+ * The device's limits (after defaults).
+ *
+ * @param dev
+ *   The device.
+ * @return
+ *   The limits, owned by the device.
+ */
 const struct roce_dev_limits *roce_dev_limits(const struct roce_dev *dev);
-/** The largest path MTU code the device's Ethernet MTU allows. */
+/**
+ * The largest path MTU code the device's Ethernet MTU allows.
+ *
+ * @param dev
+ *   The device.
+ * @return
+ *   The code.
+ */
 enum roce_mtu roce_dev_active_mtu(const struct roce_dev *dev);
-/** Text of the most recent refusal on this device ("" when none). */
+/**
+ * Text of the most recent refusal on this device.
+ *
+ * @param dev
+ *   The device.
+ * @return
+ *   The text, owned by the device ("" when none).
+ */
 const char *roce_dev_last_error(const struct roce_dev *dev);
-/** Read the device counters. */
+/**
+ * Read the device counters.
+ *
+ * @param dev
+ *   The device.
+ * @param[out] st
+ *   The counters.
+ */
 void roce_dev_stats_get(const struct roce_dev *dev, struct roce_dev_stats *st);
-/** Print the device counters that are not zero. */
+/**
+ * Print the device counters that are not zero, on one line.
+ *
+ * @param dev
+ *   The device.
+ * @param f
+ *   Where to print.
+ */
 void roce_dev_stats_dump(const struct roce_dev *dev, FILE *f);
 /**
  * Counter names and values as pairs, for telemetry and xstats: fills up to
  * @p n entries and returns how many counters there are.
+ *
+ * @param[out] names
+ *   Counter names (static strings); may be NULL.
+ * @param[out] values
+ *   Counter values; may be NULL.
+ * @param n
+ *   Entries of names and values.
+ * @param dev
+ *   The device.
+ * @return
+ *   How many counters the device has (may exceed n).
  */
 unsigned int roce_dev_stats_names(const char **names, uint64_t *values, unsigned int n,
 				  const struct roce_dev *dev);
@@ -533,99 +646,379 @@ unsigned int roce_dev_stats_names(const char **names, uint64_t *values, unsigned
 /**
  * The same pairs from a copy of the counters (roce_dev_stats_get()), for a
  * caller that cannot hold the device while it prints.
+ *
+ * @param st
+ *   The counters.
+ * @param[out] names
+ *   Counter names (static strings); may be NULL.
+ * @param[out] values
+ *   Counter values; may be NULL.
+ * @param n
+ *   Entries of names and values.
+ * @return
+ *   How many counters there are (may exceed n).
  */
 unsigned int roce_stats_table(const struct roce_dev_stats *st, const char **names,
 			      uint64_t *values, unsigned int n);
 
 /* ---------------- objects ---------------- */
 
-/** Allocate a protection domain; NULL with rte_errno ENOMEM/ENOSPC. */
+/**
+ * Allocate a protection domain.
+ *
+ * @param dev
+ *   The device.
+ * @return
+ *   The PD, or NULL with rte_errno ENOMEM or ENOSPC.
+ */
 struct roce_pd *roce_pd_alloc(struct roce_dev *dev);
-/** Free a PD. @return 0, or -EBUSY while an MR, AH or QP uses it. */
+/**
+ * Free a PD.
+ *
+ * @param pd
+ *   The PD.
+ * @return
+ *   0, or -EBUSY while an MR, AH or QP uses it.
+ */
 int roce_pd_free(struct roce_pd *pd);
-/** The PD's handle (1..max_pd). */
+/**
+ * The PD's handle.
+ *
+ * @param pd
+ *   The PD.
+ * @return
+ *   The handle (1..max_pd).
+ */
 uint32_t roce_pd_handle(const struct roce_pd *pd);
-/** The PD with handle @p h, or NULL. */
+/**
+ * Find a PD by handle.
+ *
+ * @param dev
+ *   The device.
+ * @param h
+ *   The handle.
+ * @return
+ *   The PD with handle @p h, or NULL.
+ */
 struct roce_pd *roce_pd_get(struct roce_dev *dev, uint32_t h);
 
-/** Register a memory region; NULL with rte_errno EINVAL, ENOMEM, ENOSPC, EFAULT (untranslatable page). */
+/**
+ * Register a memory region.
+ *
+ * @param pd
+ *   Its PD.
+ * @param conf
+ *   Its configuration.
+ * @return
+ *   The MR, or NULL with rte_errno EINVAL, ENOMEM, ENOSPC, EFAULT
+ *   (untranslatable page).
+ */
 struct roce_mr *roce_mr_reg(struct roce_pd *pd, const struct roce_mr_conf *conf);
-/** Deregister an MR. In-flight WRs that name it later fail with protection errors. @return 0. */
+/**
+ * Deregister an MR. In-flight WRs that name it later fail with protection errors.
+ *
+ * @param mr
+ *   The MR.
+ * @return
+ *   0.
+ */
 int roce_mr_dereg(struct roce_mr *mr);
-/** Translate every page again (the backing memory moved). @return 0 or -EFAULT (MR unchanged). */
+/**
+ * Translate every page again (the backing memory moved).
+ *
+ * @param mr
+ *   The MR.
+ * @return
+ *   0, or -EFAULT or -ENOMEM (MR unchanged).
+ */
 int roce_mr_remap(struct roce_mr *mr);
-/** Local key. */
+/**
+ * The MR's local key.
+ *
+ * @param mr
+ *   The MR.
+ * @return
+ *   The L_Key.
+ */
 uint32_t roce_mr_lkey(const struct roce_mr *mr);
-/** Remote key (0 when the MR grants no remote access). */
+/**
+ * The MR's remote key.
+ *
+ * @param mr
+ *   The MR.
+ * @return
+ *   The R_Key (0 when the MR grants no remote access).
+ */
 uint32_t roce_mr_rkey(const struct roce_mr *mr);
-/** The MR with local key @p lkey, or NULL. */
+/**
+ * Find an MR by local key.
+ *
+ * @param dev
+ *   The device.
+ * @param lkey
+ *   The L_Key.
+ * @return
+ *   The MR with local key @p lkey, or NULL.
+ */
 struct roce_mr *roce_mr_get(struct roce_dev *dev, uint32_t lkey);
 
-/** Create a CQ; NULL with rte_errno EINVAL, ENOMEM, ENOSPC. */
+/**
+ * Create a CQ.
+ *
+ * @param dev
+ *   The device.
+ * @param conf
+ *   Its configuration.
+ * @return
+ *   The CQ, or NULL with rte_errno EINVAL, ENOMEM, ENOSPC.
+ */
 struct roce_cq *roce_cq_create(struct roce_dev *dev, const struct roce_cq_conf *conf);
-/** Destroy a CQ. @return 0, or -EBUSY while a QP uses it. */
+/**
+ * Destroy a CQ.
+ *
+ * @param cq
+ *   The CQ.
+ * @return
+ *   0, or -EBUSY while a QP uses it.
+ */
 int roce_cq_destroy(struct roce_cq *cq);
-/** Take up to @p n completions, oldest first. @return how many, or -EIO when the CQ overflowed. */
+/**
+ * Take up to @p n completions, oldest first.
+ *
+ * @param cq
+ *   The CQ.
+ * @param[out] wc
+ *   The completions.
+ * @param n
+ *   Entries of wc.
+ * @return
+ *   How many, or -EIO when the CQ overflowed (and is empty).
+ */
 int roce_cq_poll(struct roce_cq *cq, struct roce_wc *wc, int n);
-/** Arm the CQ: notify once on the next (solicited) completion. @return 0 or -EINVAL. */
+/**
+ * Arm the CQ: notify once on the next (solicited) completion.
+ *
+ * @param cq
+ *   The CQ.
+ * @param flags
+ *   enum roce_cq_notify bits, at least one.
+ * @return
+ *   0, or -EINVAL (no flag or an unknown one).
+ */
 int roce_cq_arm(struct roce_cq *cq, uint32_t flags);
-/** Completions waiting in the CQ (what roce_cq_poll() would take now). */
+/**
+ * Completions waiting in the CQ (what roce_cq_poll() would take now).
+ *
+ * @param cq
+ *   The CQ.
+ * @return
+ *   How many.
+ */
 uint32_t roce_cq_pending(const struct roce_cq *cq);
-/** The CQ's number (0..max_cq-1). */
+/**
+ * The CQ's number.
+ *
+ * @param cq
+ *   The CQ.
+ * @return
+ *   The number (0..max_cq-1).
+ */
 uint32_t roce_cq_handle(const struct roce_cq *cq);
-/** The CQ with number @p h, or NULL. */
+/**
+ * Find a CQ by number.
+ *
+ * @param dev
+ *   The device.
+ * @param h
+ *   The number.
+ * @return
+ *   The CQ with number @p h, or NULL.
+ */
 struct roce_cq *roce_cq_get(struct roce_dev *dev, uint32_t h);
 
-/** Create an address handle; NULL with rte_errno EINVAL (bad GID index), ENOSPC. */
+/**
+ * Create an address handle.
+ *
+ * @param pd
+ *   Its PD.
+ * @param attr
+ *   The address vector (copied).
+ * @return
+ *   The AH, or NULL with rte_errno EINVAL (source GID not set, VLAN out of
+ *   range, GIDs of different IP versions), ENOMEM, ENOSPC.
+ */
 struct roce_ah *roce_ah_create(struct roce_pd *pd, const struct roce_ah_attr *attr);
-/** Destroy an AH. @return 0. */
+/**
+ * Destroy an AH.
+ *
+ * @param ah
+ *   The AH.
+ * @return
+ *   0.
+ */
 int roce_ah_destroy(struct roce_ah *ah);
-/** The AH's handle (1..max_ah). */
+/**
+ * The AH's handle.
+ *
+ * @param ah
+ *   The AH.
+ * @return
+ *   The handle (1..max_ah).
+ */
 uint32_t roce_ah_handle(const struct roce_ah *ah);
-/** The AH with handle @p h, or NULL. */
+/**
+ * Find an AH by handle.
+ *
+ * @param dev
+ *   The device.
+ * @param h
+ *   The handle.
+ * @return
+ *   The AH with handle @p h, or NULL.
+ */
 struct roce_ah *roce_ah_get(struct roce_dev *dev, uint32_t h);
 
-/** Create a QP in RESET; NULL with rte_errno EINVAL, ENOMEM, ENOSPC, EEXIST (second GSI). */
+/**
+ * Create a QP in RESET.
+ *
+ * @param pd
+ *   Its PD.
+ * @param attr
+ *   Its type, CQs and capacities.
+ * @return
+ *   The QP, or NULL with rte_errno EINVAL, ENOMEM, ENOSPC, EEXIST (second
+ *   GSI).
+ */
 struct roce_qp *roce_qp_create(struct roce_pd *pd, const struct roce_qp_init_attr *attr);
 /**
  * Modify a QP. The transition and the attribute set follow the IBA rules
  * (required and optional attributes per transition and QP type); anything
  * else is refused with -EINVAL and no change; roce_dev_last_error() says why.
  * Entering ERR flushes every outstanding WR with WR_FLUSH_ERR.
+ *
+ * @param qp
+ *   The QP.
+ * @param attr
+ *   The attributes; those in @p mask are used.
+ * @param mask
+ *   enum roce_qp_attr_mask bits.
+ * @return
+ *   0, -EINVAL (refused), or -ENOMEM (no memory for READ resources).
  */
 int roce_qp_modify(struct roce_qp *qp, const struct roce_qp_attr *attr, uint32_t mask);
-/** Read the QP's attributes. @return 0. */
+/**
+ * Read the QP's attributes.
+ *
+ * @param qp
+ *   The QP.
+ * @param[out] attr
+ *   Its attributes; may be NULL.
+ * @param[out] init
+ *   Its creation attributes; may be NULL.
+ * @return
+ *   0.
+ */
 int roce_qp_query(const struct roce_qp *qp, struct roce_qp_attr *attr, struct roce_qp_init_attr *init);
-/** Destroy a QP; its outstanding WRs are dropped without completions. @return 0. */
+/**
+ * Destroy a QP; its outstanding WRs are dropped without completions.
+ *
+ * @param qp
+ *   The QP.
+ * @return
+ *   0.
+ */
 int roce_qp_destroy(struct roce_qp *qp);
-/** The QP's number. */
+/**
+ * The QP's number.
+ *
+ * @param qp
+ *   The QP.
+ * @return
+ *   The QPN.
+ */
 uint32_t roce_qp_num(const struct roce_qp *qp);
-/** The QP with number @p qpn, or NULL. */
+/**
+ * Find a QP by number.
+ *
+ * @param dev
+ *   The device.
+ * @param qpn
+ *   The QPN.
+ * @return
+ *   The QP with number @p qpn, or NULL.
+ */
 struct roce_qp *roce_qp_get(struct roce_dev *dev, uint32_t qpn);
-/** The QP's state now. */
+/**
+ * The QP's state now.
+ *
+ * @param qp
+ *   The QP.
+ * @return
+ *   The state.
+ */
 enum roce_qp_state roce_qp_cur_state(const struct roce_qp *qp);
-/** The QP's transport type. */
+/**
+ * The QP's transport type.
+ *
+ * @param qp
+ *   The QP.
+ * @return
+ *   The type.
+ */
 enum roce_qp_type roce_qp_transport(const struct roce_qp *qp);
 /**
  * Work requests the QP's send (@p recv false) or receive queue can take now
  * (its capacity less those outstanding).
+ *
+ * @param qp
+ *   The QP.
+ * @param recv
+ *   The receive queue (else the send queue).
+ * @return
+ *   How many.
  */
 uint32_t roce_qp_room(const struct roce_qp *qp, bool recv);
-/** Read the QP's counters. */
+/**
+ * Read the QP's counters.
+ *
+ * @param qp
+ *   The QP.
+ * @param[out] st
+ *   The counters.
+ */
 void roce_qp_stats_get(const struct roce_qp *qp, struct roce_qp_stats *st);
 
 /**
  * Post send work requests. Each WR is checked and copied; the first bad one
  * stops the post.
  *
+ * @param qp
+ *   The QP.
+ * @param wr
+ *   The work requests.
+ * @param n
+ *   How many.
  * @param[out] bad
- *   Index of the first WR not posted (n when all were).
+ *   Index of the first WR not posted (n when all were); may be NULL.
  * @return
  *   0; -EINVAL (bad WR), -ENOMEM (queue full), -EPERM (QP state).
  */
 int roce_post_send(struct roce_qp *qp, const struct roce_send_wr *wr, unsigned int n,
 		   unsigned int *bad);
-/** Post receive work requests (see roce_post_send()). */
+/**
+ * Post receive work requests (see roce_post_send()).
+ *
+ * @param qp
+ *   The QP.
+ * @param wr
+ *   The work requests.
+ * @param n
+ *   How many.
+ * @param[out] bad
+ *   Index of the first WR not posted (n when all were); may be NULL.
+ * @return
+ *   0; -EINVAL (bad WR), -ENOMEM (queue full), -EPERM (QP in RESET).
+ */
 int roce_post_recv(struct roce_qp *qp, const struct roce_recv_wr *wr, unsigned int n,
 		   unsigned int *bad);
 
@@ -636,8 +1029,12 @@ int roce_post_recv(struct roce_qp *qp, const struct roce_recv_wr *wr, unsigned i
  * WR completes with @p st on the send (or receive) CQ, as a WQE the
  * hardware found bad would.
  *
+ * @param qp
+ *   The QP.
  * @param recv
  *   A receive WR (completes on the receive CQ as a RECV).
+ * @param wr_id
+ *   The WR's wr_id, returned in its completion.
  * @param opcode
  *   The send WR's enum roce_wr_opcode (its completion's opcode); ignored
  *   for a receive.
@@ -650,9 +1047,23 @@ int roce_post_recv(struct roce_qp *qp, const struct roce_recv_wr *wr, unsigned i
 int roce_post_error(struct roce_qp *qp, bool recv, uint64_t wr_id, uint8_t opcode,
 		    enum roce_wc_status st);
 
-/** Name of a completion status ("SUCCESS", "RETRY_EXC_ERR", ...). */
+/**
+ * Name of a completion status.
+ *
+ * @param st
+ *   The status.
+ * @return
+ *   "SUCCESS", "RETRY_EXC_ERR", ...; "?" when unknown.
+ */
 const char *roce_wc_status_str(enum roce_wc_status st);
-/** Name of a QP state. */
+/**
+ * Name of a QP state.
+ *
+ * @param st
+ *   The state.
+ * @return
+ *   "RESET", "INIT", ...; "?" when unknown.
+ */
 const char *roce_qp_state_str(enum roce_qp_state st);
 
 #ifdef __cplusplus
