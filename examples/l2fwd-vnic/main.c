@@ -279,7 +279,8 @@ parse_encap(const char *arg)
 				"0..%" PRIu64 "\n", what[i], field, max[i]);
 			return -EINVAL;
 		}
-		field = colon + 1;
+		if (colon != NULL)
+			field = colon + 1;
 	}
 	if (check_port("--encap", v[0]) != 0)
 		return -ENODEV;

@@ -679,11 +679,14 @@ roce_post_send(struct roce_qp *qp, const struct roce_send_wr *wr, unsigned int n
 		s->imm = w->imm_data;
 		s->length = (uint32_t)len;
 		s->state = SWQE_POSTED;
+		/* a zero-length message may come with no data or SGE array at all */
 		if (w->send_flags & ROCE_SEND_INLINE) {
-			memcpy(s->sge, w->inline_data, w->inline_len);
+			if (w->inline_len != 0)
+				memcpy(s->sge, w->inline_data, w->inline_len);
 		} else {
 			s->num_sge = w->num_sge;
-			memcpy(s->sge, w->sg_list, sizeof(struct roce_sge) * w->num_sge);
+			if (w->num_sge != 0)
+				memcpy(s->sge, w->sg_list, sizeof(struct roce_sge) * w->num_sge);
 		}
 		if (qp->type == ROCE_QPT_UD || qp->type == ROCE_QPT_GSI) {
 			s->av = w->ud.ah->attr;
@@ -749,7 +752,8 @@ roce_post_recv(struct roce_qp *qp, const struct roce_recv_wr *wr, unsigned int n
 		r->wr_id = w->wr_id;
 		r->num_sge = w->num_sge;
 		r->length = (uint32_t)total;
-		memcpy(r->sge, w->sg_list, sizeof(struct roce_sge) * w->num_sge);
+		if (w->num_sge != 0) /* a zero-length receive may have no SGE array */
+			memcpy(r->sge, w->sg_list, sizeof(struct roce_sge) * w->num_sge);
 		qp->rq.head++;
 	}
 	if (bad != NULL)
