@@ -89,14 +89,30 @@ descendants() {
 	done
 }
 
-# kill_tree PID...: SIGKILL each PID and everything it started (a PID may
-# be the timeout(1) around a program: the program goes too).
-kill_tree() {
-	local p all=()
-	for p in "$@"; do
-		all+=("$p" $(descendants "$p"))
+# stop_descendants PID: SIGSTOP what PID started, and what that started,
+# walking the tree again until it holds no process not yet stopped (one
+# that was forking as it was listed); their PIDs in the array stopped.
+stop_descendants() {
+	local p new
+	stopped=()
+	while :; do
+		new=()
+		for p in $(descendants "$1"); do
+			[[ " ${stopped[*]} " == *" $p "* ]] || new+=("$p")
+		done
+		[ ${#new[@]} -eq 0 ] && return 0
+		kill -STOP "${new[@]}" 2>/dev/null
+		stopped+=("${new[@]}")
 	done
-	kill -KILL "${all[@]}" 2>/dev/null
+}
+
+# kill_tree PID: SIGKILL PID and everything it started (PID may be the
+# timeout(1) around a program: the program goes too), stopped first so
+# that none of them starts another meanwhile.
+kill_tree() {
+	kill -STOP "$1" 2>/dev/null
+	stop_descendants "$1"
+	kill -KILL "$1" "${stopped[@]}" 2>/dev/null
 	return 0
 }
 
@@ -147,10 +163,14 @@ on_exit() {
 # so; and DPDK processes of this run gone from its tree (their parent died:
 # a timeout(1) killed) that still run with its EAL file-prefix.
 kill_leftovers() {
-	local left p
-	left=$(descendants $$)
-	[ -n "${prefix:-}" ] && left="$left $(pgrep -f -- "--file-prefix $prefix-")"
-	for p in $(printf '%s\n' $left | sort -un); do
+	local left=() p i
+	stop_descendants $$
+	# children before their parents (a program dies with its timeout(1))
+	for ((i = ${#stopped[@]} - 1; i >= 0; i--)); do
+		left+=("${stopped[i]}")
+	done
+	[ -n "${prefix:-}" ] && left+=($(pgrep -f -- "--file-prefix $prefix-"))
+	for p in "${left[@]}"; do
 		[ "$p" != $$ ] && running "$p" || continue
 		case $(ps -o stat= -p "$p") in Z*) continue ;; esac  # exited, not reaped yet
 		say "killed pid $p, still running at exit: $(ps -o args= -p "$p" | cut -c1-100)"
