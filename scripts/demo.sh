@@ -41,19 +41,11 @@ if [ -n "${OMNIPLANE_DEMO_NO_TESTPMD:-}" ]; then
 	exit 77
 fi
 
-work=$(mktemp -d /var/tmp/omniplane-demo.XXXXXX)
-prefix="omniplane-demo-$$"
+# $work and $prefix (omniplane-demo-PID); at exit the fabric stops, and
+# KEEP_WORK=1 keeps the logs and pcaps (scripts/lib.sh)
+make_work demo
 . scripts/fabric.sh
-cleanup() {
-	fabric_stop >/dev/null 2>&1 || true
-	# OMNIPLANE_DEMO_KEEP=1 keeps the logs and pcaps
-	if [ -n "${OMNIPLANE_DEMO_KEEP:-}" ]; then
-		echo "demo: kept $work"
-	else
-		rm -rf "$work"
-	fi
-}
-trap cleanup EXIT
+on_exit 'fabric_stop >/dev/null 2>&1'
 start=$(date +%s)
 
 fail() {
@@ -75,22 +67,19 @@ fabric_start || fail "opa-switch did not start"
 node_a_start "vports=2" "--vdev net_pcap0,rx_pcap=$work/in.pcap,tx_pcap=$work/out.pcap" \
 	--no-flush-rx --forward-mode=io --portmask=0x14 || fail "testpmd did not start"
 node_b_start "vports=2" --map 2:2 --mac-swap -T 0 --link-timeout 0 --xstats
-wait_for "$work/b.log" "[Ll]ink|port 2" 100 || fail "l2fwd-vnic did not start"
+wait_log "$work/b.log" "[Ll]ink|port 2" 10 || fail "l2fwd-vnic did not start"
 
 echo "== the Ethernet Manager configures both nodes (scripts/demo.yaml)"
 echo "\$ opa-em apply scripts/demo.yaml"
 em apply scripts/demo.yaml || fail "opa-em apply"
-a_cmd "show port info 2" "Link status: up" || fail "A's vport 0 link did not come up"
+testpmd_cmd "show port info 2" "Link status: up" || fail "A's vport 0 link did not come up"
 
 echo "== A forwards: pcap -> vport 0 -> fabric -> B -> fabric -> vport 0 -> pcap"
-a_cmd "start"
-for _ in $(seq 100); do
-	[ "$(tshark -r "$work/out.pcap" 2>/dev/null | wc -l)" -ge "$frames" ] && break
-	sleep 0.2
-done
-a_cmd "stop"
-a_cmd "show port xstats 2"
-a_cmd "show port xstats 3"
+testpmd_cmd "start"
+wait_until 20 pcap_has "$work/out.pcap" "$frames" || echo "demo: not every frame came back in 20 s"
+testpmd_cmd "stop"
+testpmd_cmd "show port xstats 2"
+testpmd_cmd "show port xstats 3"
 
 echo "\$ opa-em status scripts/demo.yaml"
 em status scripts/demo.yaml > "$work/status.txt" || fail "opa-em status"

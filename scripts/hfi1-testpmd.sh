@@ -20,66 +20,48 @@ set -uo pipefail
 build=$1
 work=$2
 in=$3
+. "$(dirname "$0")/lib.sh"
 
-# EAL refuses plugins anywhere under a world-writable directory (a clone in
-# /tmp or /var/tmp): load a copy from a private directory under /run (or
-# $HOME when /run is not writable).
-pdir=$(mktemp -d /run/omniplane-pmd.XXXXXX 2>/dev/null ||
-	mktemp -d "$HOME/.omniplane-pmd.XXXXXX") || exit 1
-chmod 700 "$pdir"
-cp "$build/drivers/net/hfi1/librte_net_hfi1.so" "$pdir/" || exit 1
-plugin=$pdir/librte_net_hfi1.so
 prefix=omniplane-hfi1-$$
+on_exit
+plugin_copies "$build/drivers/net/hfi1/librte_net_hfi1.so" || exit 1
 sock=$work/wire.sock
 # What this run makes, for a caller's "nothing left behind" check (other
 # runs may be going on at the same time).
-printf 'prefix=%s\npdir=%s\n' "$prefix" "$pdir" > "$work/run.env"
-eal="--no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:warning"
-eal="$eal --log-level=pmd.net.memif:error -d $plugin"
-pmd="--forward-mode=io --total-num-mbufs=16384"
-b_pid=
-cleanup() {
-	[ -n "$b_pid" ] && kill -INT "$b_pid" 2>/dev/null && wait "$b_pid"
-	rm -rf "/var/run/dpdk/$prefix-a" "/var/run/dpdk/$prefix-b" "$sock" "$pdir"
-}
-trap cleanup EXIT
+printf 'prefix=%s\npdir=%s\n' "$prefix" "$plugin_dir" > "$work/run.env"
+eal=(--no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:warning
+     --log-level=pmd.net.memif:error "${plugin_args[@]}")
+pmd=(--forward-mode=io --total-num-mbufs=16384)
+frames=$(pcap_frames "$in")
+on_exit 'rm -rf "$sock"'
 
 # Node B forwards until SIGINT, then prints its totals. The two forwarding
 # lcores sit on different CPUs (2-core machines).
-timeout -s INT 60 dpdk-testpmd --lcores 0@1,1@0 $eal --file-prefix "$prefix-b" \
+timeout -s INT 60 dpdk-testpmd --lcores 0@1,1@0 "${eal[@]}" --file-prefix "$prefix-b" \
 	--vdev "net_memif0,role=server,socket=$sock" \
 	--vdev net_hfi1_b,model=1,lid=2,wire=net_memif0 --vdev net_ring0 -- \
-	-a --stats-period 1 $pmd > "$work/b.log" 2>&1 &
+	-a --stats-period 1 "${pmd[@]}" > "$work/b.log" 2>&1 &
 b_pid=$!
-for _ in $(seq 100); do
-	grep -qs 'Port statistics' "$work/b.log" && break
-	sleep 0.1
-done
+wait_log "$work/b.log" 'Port statistics' 30
 
 # --no-flush-rx: testpmd would otherwise drain the pcap before forwarding.
-# B goes first, while A no longer forwards: net_memif in DPDK 22.11 can
-# crash a process that is still polling when its peer disconnects.
-{
-	sleep 1
-	echo start
-	sleep 3
-	echo stop
-	echo "show port xstats 1"
-	sleep 0.5
-	kill -INT "$b_pid"
-	for _ in $(seq 100); do
-		kill -0 "$b_pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo quit
-} | timeout 60 dpdk-testpmd --lcores 0@0,1@1 $eal --file-prefix "$prefix-a" \
+# A forwards once its net_hfi1 port has link (the wire is up), until every
+# packet is back in out.pcap. B goes first, while A no longer forwards:
+# net_memif in DPDK 22.11 can crash a process that is still polling when
+# its peer disconnects.
+testpmd_start 60 "$work/a.log" --lcores 0@0,1@1 "${eal[@]}" --file-prefix "$prefix-a" \
 	--vdev "net_memif0,role=client,socket=$sock" \
 	--vdev net_hfi1_a,model=1,lid=1,wire=net_memif0 \
 	--vdev "net_pcap0,rx_pcap=$in,tx_pcap=$work/out.pcap" -- \
-	-i --no-flush-rx $pmd > "$work/a.log" 2>&1
-a_rc=$?
-wait "$b_pid"
+	-i --no-flush-rx "${pmd[@]}"
+wait_until 30 testpmd_link 1 up || say "A's net_hfi1 port has no link"
+testpmd_cmd start
+wait_until 30 pcap_has "$work/out.pcap" "$frames" || say "not every packet came back"
+testpmd_cmd stop
+testpmd_cmd "show port xstats 1"
+stop "$b_pid" 10
 b_rc=$?
-b_pid=
+testpmd_quit 10
+a_rc=$?
 echo "testpmd A exit $a_rc, testpmd B exit $b_rc"
 [ "$a_rc" -eq 0 ] && [ "$b_rc" -eq 0 ]

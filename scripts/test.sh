@@ -29,26 +29,34 @@ ninja -C build
 total_ok=0
 total_fail=0
 total_skip=0
-# run_suites DIR SUITES...: meson test, tallying meson's own summary counts.
+summary=()
+# run_suites DIR SUITES...: one meson test run per suite, tallying meson's
+# own summary counts and timing each run (wall clock).
 run_suites() {
-	local dir=$1 log rc ok fail skip s args=()
+	local dir=$1 log rc ok fail skip s t0 secs
 	shift
-	for s in "$@"; do args+=(--suite "$s"); done
-	log=$(mktemp)
-	set +e
-	OMNIPLANE_PERF_QUICK=1 meson test -C "$dir" --print-errorlogs "${args[@]}" 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
-	set -e
-	ok=$(awk '/^Ok:/ { print $2 }' "$log")
-	fail=$(awk '/^Fail:|^Timeout:|^Unexpected Pass:/ { n += $NF } END { print n + 0 }' "$log")
-	skip=$(awk '/^Skipped:/ { print $2 }' "$log")
-	rm -f "$log"
-	total_ok=$((total_ok + ${ok:-0}))
-	total_fail=$((total_fail + ${fail:-0}))
-	total_skip=$((total_skip + ${skip:-0}))
-	if [ "$rc" -ne 0 ] && [ "${fail:-0}" -eq 0 ]; then
-		total_fail=$((total_fail + 1)) # meson itself failed
-	fi
+	for s in "$@"; do
+		log=$(mktemp)
+		t0=${EPOCHREALTIME//[!0-9]/}
+		set +e
+		OMNIPLANE_PERF_QUICK=1 meson test -C "$dir" --print-errorlogs --suite "$s" 2>&1 |
+			tee "$log"
+		rc=${PIPESTATUS[0]}
+		set -e
+		secs=$(( (${EPOCHREALTIME//[!0-9]/} - t0 + 500000) / 1000000 ))
+		ok=$(awk '/^Ok:/ { print $2 }' "$log")
+		fail=$(awk '/^Fail:|^Timeout:|^Unexpected Pass:/ { n += $NF } END { print n + 0 }' "$log")
+		skip=$(awk '/^Skipped:/ { print $2 }' "$log")
+		rm -f "$log"
+		if [ "$rc" -ne 0 ] && [ "${fail:-0}" -eq 0 ]; then
+			fail=1 # meson itself failed
+		fi
+		total_ok=$((total_ok + ${ok:-0}))
+		total_fail=$((total_fail + ${fail:-0}))
+		total_skip=$((total_skip + ${skip:-0}))
+		summary+=("$(printf '  %-11s %-7s %5d s  %3d passed, %d failed, %d skipped' "$dir" "$s" \
+			"$secs" "${ok:-0}" "${fail:-0}" "${skip:-0}")")
+	done
 	return 0
 }
 
@@ -63,5 +71,7 @@ if [ $asan -eq 1 ]; then
 	echo "== tests under ASan + UBSan: unit, pmd, system, fuzz"
 	run_suites build-asan unit pmd system fuzz
 fi
+echo "== wall time per suite"
+printf '%s\n' "${summary[@]}"
 echo "test.sh: $total_ok passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ] && [ "$total_ok" -gt 0 ]

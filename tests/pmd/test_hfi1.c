@@ -13,6 +13,7 @@
 
 #include "hfi1_test_util.h"
 #include "test_case.h"
+#include "test_wait.h"
 
 #define MGMT OPA16B_L4_FM
 
@@ -816,13 +817,13 @@ lsc_cb(uint16_t port_id __rte_unused, enum rte_eth_event_type type,
 	return 0;
 }
 
-/* Wait up to @ms for @n LSC events. */
-static bool
-lsc_wait(int n, unsigned int ms)
+/* net_hfi1's link poll period (HFI1_LSC_POLL_US), an EAL alarm. */
+#define LSC_POLL_US 100000
+
+static int
+lsc_count(void)
 {
-	while (__atomic_load_n(&lsc_events, __ATOMIC_ACQUIRE) < n && ms-- > 0)
-		rte_delay_ms(1);
-	return __atomic_load_n(&lsc_events, __ATOMIC_ACQUIRE) >= n;
+	return __atomic_load_n(&lsc_events, __ATOMIC_ACQUIRE);
 }
 
 static uint16_t
@@ -859,16 +860,17 @@ test_link_follows_the_wire_and_lsc_reports_each_change(void **state)
 	assert_int_equal(link.link_speed, RTE_ETH_SPEED_NUM_100G);
 	assert_int_equal(link.link_duplex, RTE_ETH_LINK_FULL_DUPLEX);
 
+	/* Each change: one event, and no second one in the polls after it. */
 	assert_int_equal(rte_eth_dev_set_link_down(node_wire_port(&b)), 0);
-	assert_true(lsc_wait(1, 1000));
+	TEST_WAIT(lsc_count() >= 1, 1000);
 	assert_int_equal(link_status(b.port), RTE_ETH_LINK_DOWN);
-	rte_delay_ms(300);
-	assert_int_equal(__atomic_load_n(&lsc_events, __ATOMIC_ACQUIRE), 1);
+	assert_int_equal(test_wait_alarm_periods(LSC_POLL_US, 2, TEST_WAIT_MS), 0);
+	assert_int_equal(lsc_count(), 1);
 	assert_int_equal(rte_eth_dev_set_link_up(node_wire_port(&b)), 0);
-	assert_true(lsc_wait(2, 1000));
+	TEST_WAIT(lsc_count() >= 2, 1000);
 	assert_int_equal(link_status(b.port), RTE_ETH_LINK_UP);
-	rte_delay_ms(300);
-	assert_int_equal(__atomic_load_n(&lsc_events, __ATOMIC_ACQUIRE), 2);
+	assert_int_equal(test_wait_alarm_periods(LSC_POLL_US, 2, TEST_WAIT_MS), 0);
+	assert_int_equal(lsc_count(), 2);
 	send_pkt(a.port, 0, test_pool, 64, 0, 0x09, 0, 0, 1);
 	recv_check(b.port, 0, 64, 0x09, 0, 0, 1);
 
@@ -889,7 +891,8 @@ test_link_follows_the_wire_and_lsc_reports_each_change(void **state)
 	 * on the freed port afterwards. */
 	assert_int_equal(rte_eth_dev_start(b.port), 0);
 	assert_int_equal(rte_vdev_uninit(b.name), 0);
-	rte_delay_ms(300);
+	/* past the time the next poll was due */
+	assert_int_equal(test_wait_alarm_periods(LSC_POLL_US, 1, TEST_WAIT_MS), 0);
 	node_destroy(&a);
 	assert_int_equal(rte_mempool_avail_count(test_pool), TEST_POOL_SIZE);
 }
@@ -1209,7 +1212,8 @@ test_pmd_touches_only_modelled_csrs(void **state)
 	assert_int_equal(rte_eth_link_get_nowait(a.port, &link), 0);
 	assert_int_equal(rte_eth_link_get_nowait(b.port, &link), 0);
 	assert_int_equal(rte_pmd_hfi1_port_info_get(b.port, &info), 0);
-	rte_delay_ms(250);	/* a few LSC polls */
+	/* a few LSC polls */
+	assert_int_equal(test_wait_alarm_periods(LSC_POLL_US, 2, TEST_WAIT_MS), 0);
 	assert_int_equal(rte_eth_dev_stop(a.port), 0);
 	assert_int_equal(rte_eth_dev_stop(b.port), 0);
 	assert_int_equal(node_model_stats(&a).csr_unknown, 0);

@@ -9,6 +9,10 @@
 
 #include "opa_vnic_test_util.h"
 #include "test_case.h"
+#include "test_wait.h"
+
+/* net_opa_vnic's control tick (devargs mgmt_ms, 5 by default), an EAL alarm. */
+#define CTL_PERIOD_US 5000
 
 /* A global (not locally administered) unicast MAC: no LID in it. */
 static const struct rte_ether_addr gmac = { { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55 } };
@@ -136,8 +140,8 @@ test_drop_all_link_down_lsc(void **state)
 	assert_int_equal(peer_to_vport0(&t, 10, 80, 2, 400), 2);
 	assert_int_equal(xstat(t.vp[0], "tx_drop_state"), 5);
 	assert_int_equal(xstat(t.vp[0], "rx_drop_state"), 4);
-	/* three transitions, three events, no more */
-	usleep(20000);
+	/* three transitions, three events, no more in the ticks after them */
+	assert_int_equal(test_wait_alarm_periods(CTL_PERIOD_US, 2, TEST_WAIT_MS), 0);
 	assert_int_equal(__atomic_load_n(lsc_counter(t.vp[0]), __ATOMIC_ACQUIRE), 3);
 	assert_int_equal(rte_eth_dev_callback_unregister(t.vp[0], RTE_ETH_EVENT_INTR_LSC,
 							 lsc_count_cb, &seen), 0);
@@ -181,7 +185,6 @@ test_last_port_closed_from_lsc_callback(void **state)
 {
 	struct vtopo_opts o = { .lsc = true };
 	struct vtopo t;
-	unsigned int i;
 
 	(void)state;
 	closed_in_cb = 0;
@@ -194,12 +197,10 @@ test_last_port_closed_from_lsc_callback(void **state)
 	assert_true(link_wait(t.vp[0], true));
 	__atomic_store_n(&close_armed, 1, __ATOMIC_RELEASE);
 	assert_int_equal(rte_eth_dev_stop(t.vp[0]), 0);
-	for (i = 0; i < VT_WAIT_MS && !__atomic_load_n(&closed_in_cb, __ATOMIC_ACQUIRE); i++)
-		usleep(1000);
-	assert_int_equal(__atomic_load_n(&closed_in_cb, __ATOMIC_ACQUIRE), 1);
+	TEST_WAIT(__atomic_load_n(&closed_in_cb, __ATOMIC_ACQUIRE) == 1, VT_WAIT_MS);
 	assert_false(rte_eth_dev_is_valid_port(t.vp[0]));
-	/* many control periods (5 ms): a re-armed alarm would run now */
-	usleep(100 * 1000);
+	/* a re-armed control alarm would have run by the end of these */
+	assert_int_equal(test_wait_alarm_periods(CTL_PERIOD_US, 2, TEST_WAIT_MS), 0);
 	assert_int_equal(rte_vdev_uninit(VNIC_NAME), 0);
 	node_destroy(&t.b);
 	rte_vdev_uninit(t.a.name);
@@ -287,20 +288,13 @@ test_mac_table_sets_dlid(void **state)
 	assert_int_equal(rte_mempool_avail_count(test_pool), TEST_POOL_SIZE);
 }
 
-/* Wait (up to VT_WAIT_MS) for a port's MAC to become @mac. */
+/* A port's MAC is @mac. */
 static bool
-mac_wait(uint16_t port, const struct rte_ether_addr *mac)
+mac_is(uint16_t port, const struct rte_ether_addr *mac)
 {
-	unsigned int i;
+	struct rte_ether_addr now = port_mac(port);
 
-	for (i = 0; i < VT_WAIT_MS; i++) {
-		struct rte_ether_addr now = port_mac(port);
-
-		if (rte_is_same_ether_addr(&now, mac))
-			return true;
-		usleep(1000);
-	}
-	return false;
+	return rte_is_same_ether_addr(&now, mac);
 }
 
 /* GET the interface unicast MAC list of vport @idx; returns its length. */
@@ -343,12 +337,12 @@ test_base_mac_from_em(void **state)
 	want = p.base_mac_addr;
 	assert_false(rte_is_same_ether_addr(&want, &(struct rte_ether_addr){ 0 }));
 	em_set_vport(&t, 1, 10, 1500, VNIC_STATE_FORWARDING);
-	assert_true(mac_wait(t.vp[1], &want));
+	TEST_WAIT(mac_is(t.vp[1], &want), VT_WAIT_MS);
 	assert_true(link_wait(t.vp[1], true));
 
 	p.base_mac_addr = other;
 	assert_int_equal(em_set_cfg(&t, 1, &v, &p), VEMA_STATUS_OK);
-	assert_true(mac_wait(t.vp[1], &other));
+	TEST_WAIT(mac_is(t.vp[1], &other), VT_WAIT_MS);
 	{
 		static struct rte_mbuf *r[4];
 		uint64_t f = xstat(t.vp[1], "fabric_rx_packets");
@@ -366,20 +360,14 @@ test_base_mac_from_em(void **state)
 	vtopo_destroy(&t);
 }
 
-/* Wait (up to VT_WAIT_MS) for a port's MTU to become @want. */
+/* A port's MTU is @want. */
 static bool
-mtu_wait(uint16_t port, uint16_t want)
+mtu_is(uint16_t port, uint16_t want)
 {
-	unsigned int i;
 	uint16_t mtu = 0;
 
-	for (i = 0; i < VT_WAIT_MS; i++) {
-		assert_int_equal(rte_eth_dev_get_mtu(port, &mtu), 0);
-		if (mtu == want)
-			return true;
-		usleep(1000);
-	}
-	return false;
+	assert_int_equal(rte_eth_dev_get_mtu(port, &mtu), 0);
+	return mtu == want;
 }
 
 /* Send one frame of @len (chain of @pool segments of @seg) and expect it at B. */
@@ -441,7 +429,7 @@ test_mtu_and_jumbo_frames(void **state)
 	peer_recv_none(&t, 20);
 
 	em_set_vport(&t, 0, 10, 9000, VNIC_STATE_FORWARDING);
-	assert_true(mtu_wait(t.vp[0], 9000));
+	TEST_WAIT(mtu_is(t.vp[0], 9000), VT_WAIT_MS);
 	assert_int_not_equal(rte_eth_dev_set_mtu(t.vp[0], 9001), 0);
 	assert_int_equal(rte_eth_dev_set_mtu(t.vp[0], 8000), 0);
 
@@ -461,7 +449,7 @@ test_mtu_and_jumbo_frames(void **state)
 	assert_int_equal(xstat(t.vp[0], "rx_1519_max"), 3);
 
 	em_set_vport(&t, 0, 10, 1500, VNIC_STATE_FORWARDING);
-	assert_true(mtu_wait(t.vp[0], 1500));
+	TEST_WAIT(mtu_is(t.vp[0], 1500), VT_WAIT_MS);
 	vnic_tx_frames(t.vp[0], &dst, 1519, 1, 20);
 	assert_int_equal(xstat(t.vp[0], "tx_oversize"), 3);
 	assert_int_equal(peer_to_vport0(&t, 10, 1519, 1, 21), 0);

@@ -1,9 +1,21 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 omniplane authors
 #
-# Minimal harness for system tests written in bash (sourced).
-# Each check names the behaviour it proves; finish prints
-# "N passed, N failed" and sets the exit status.
+# The harness of the system tests, sourced by each as
+#   . "$1/tests/system/lib.sh"
+# with the test's arguments SRC_DIR BUILD_DIR [SANITIZE] (src, build,
+# sanitize). It brings scripts/lib.sh's vocabulary (wait_until, wait_log,
+# stop, reap, on_exit, plugin_copies, testpmd_*) and the clean-up at exit:
+# $work, this run's work directory, and $prefix, its EAL file-prefix stem,
+# are removed at exit with whatever the test left running (each named);
+# KEEP_WORK=1 keeps $work and says where. Each check names the behaviour it
+# proves; finish prints "N passed, N failed" and sets the exit status.
+
+src=$1
+build=$2
+sanitize=${3:-none}
+. "$src/scripts/lib.sh"
+make_work "sys-$(basename "$0" .sh | sed 's/^test_//')"
 
 passed=0
 failed=0
@@ -30,14 +42,38 @@ actual:   $3"
 	fi
 }
 
+# expect_exit NAME STATUS REGEX COMMAND...: COMMAND exits STATUS and its
+# output (stdout and stderr) has a line matching the extended REGEX.
+expect_exit() {
+	local name=$1 want=$2 re=$3 out rc
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" -eq "$want" ] && echo "$out" | grep -Eq -- "$re"; then
+		pass "$name"
+	else
+		fail "$name" "rc=$rc
+$(echo "$out" | tail -5)"
+	fi
+}
+
 finish() {
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
 }
 
-# A work directory removed on exit.
-work=$(mktemp -d /var/tmp/omniplane-systest.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+# run_dpdk SECONDS PROGRAM ARGS...: a DPDK program with a file-prefix of
+# its own ($prefix-N, N counting in $runs), SECONDS at most; its output
+# (stdout and stderr) in $out, its exit status in $rc.
+runs=0
+run_dpdk() {
+	local secs=$1 prog=$2
+	shift 2
+	runs=$((runs + 1))
+	out=$(timeout "$secs" "$prog" --file-prefix "$prefix-$runs" "$@" 2>&1)
+	rc=$?
+	rm -rf "/var/run/dpdk/$prefix-$runs"
+}
 
 # need_testpmd_plugin SANITIZE: skip (exit 77) unless Debian's testpmd can
 # load our plugins: it has no sanitizer runtime to load a sanitized build
@@ -50,29 +86,6 @@ need_testpmd_plugin() {
 	command -v dpdk-testpmd >/dev/null || { echo "SKIP: no dpdk-testpmd"; exit 77; }
 }
 
-# wait_log FILE REGEX SECONDS: until FILE has a line matching REGEX (status 1 if never).
-wait_log() {
-	local i
-	for i in $(seq $((10 * $3))); do
-		grep -Eq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# stop PID SECONDS: SIGINT, then wait for it; its exit status (124: it hung and was killed).
-stop() {
-	local i
-	kill -INT "$1" 2>/dev/null
-	for i in $(seq $((10 * $2))); do
-		kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
-		sleep 0.1
-	done
-	kill -KILL "$1" 2>/dev/null
-	wait "$1"
-	return 124
-}
-
 # sw_ctr LOG NAME: counter NAME of vhost-user-rdma's last "switch:" line in LOG.
 sw_ctr() { grep '^switch:' "$1" | tail -1 | grep -o " $2=[0-9]*" | cut -d= -f2; }
 
@@ -81,14 +94,4 @@ dev_ctr() {
 	local v
 	v=$(grep "^device $2 (" "$1" | tail -1 | grep -o " $3=[0-9]*" | cut -d= -f2)
 	echo "${v:-0}"
-}
-
-# kill_started PID...: kill what a test started, and what their timeout
-# wrappers started (any process naming a path in $work).
-kill_started() {
-	local p
-	for p in "$@"; do
-		kill -KILL "$p" 2>/dev/null
-	done
-	pkill -KILL -f -- "$work/" 2>/dev/null
 }

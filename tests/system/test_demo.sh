@@ -11,28 +11,16 @@
 #
 # Usage: test_demo.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
-src=$1
-build=$2
-sanitize=${3:-none}
-. "$src/tests/system/lib.sh"
+. "$1/tests/system/lib.sh"
 if [ "$sanitize" != none ]; then
 	export OMNIPLANE_DEMO_NO_TESTPMD="the plugin is built with -fsanitize=$sanitize"
 fi
 frames=500
 
-# Plugin copies (/run/omniplane-pmd.*, or under $HOME) and work directories
-# have random names: what is there after the demo and was not before is
-# left behind (or another run's).
-leftovers() {
-	ls -d /run/omniplane-pmd.* "$HOME"/.omniplane-pmd.* /var/tmp/omniplane-demo.* \
-		2>/dev/null | sort
-}
-leftovers > "$work/before"
-
 # In the background to learn its PID: its EAL file-prefixes are
 # omniplane-demo-PID-{sw,a,b,em}. Its output is shown as it comes (a run
 # stopped by the timeout shows where it was).
-OMNIPLANE_BUILD_DIR="$build" "$src/scripts/demo.sh" $frames > "$work/demo.out" 2>&1 &
+KEEP_WORK= OMNIPLANE_BUILD_DIR="$build" "$src/scripts/demo.sh" $frames > "$work/demo.out" 2>&1 &
 demo_pid=$!
 tail -n +1 -s 0.2 -f --pid=$demo_pid "$work/demo.out" | sed 's/^/# /'
 wait $demo_pid
@@ -56,9 +44,12 @@ expect_eq "demo: all $frames frames made the round trip" 1 \
 expect_eq "demo: the vesw 2 vports saw none of the frames" 1 \
 	"$(grep -c '^the vesw 2 vports saw none of the frames' <<< "$out")"
 
-left=$(ls -d /var/run/dpdk/omniplane-demo-$demo_pid-* 2>/dev/null
-	pgrep -f -- "--file-prefix omniplane-demo-$demo_pid-" || true
-	leftovers | comm -13 "$work/before" -)
+# What the demo made is named after its prefix (scripts/lib.sh make_work,
+# plugin_copies): omniplane-demo-PID.
+p=omniplane-demo-$demo_pid
+left=$(ls -d /var/run/dpdk/"$p"-* /run/omniplane-pmd."$p".* "$HOME"/.omniplane-pmd."$p".* \
+	/var/tmp/"$p".* 2>/dev/null
+	pgrep -f -- "--file-prefix $p-" || true)
 expect_eq "demo: no process, DPDK runtime directory, plugin copy or work directory left behind" \
 	"" "$left"
 finish

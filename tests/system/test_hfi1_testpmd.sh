@@ -16,10 +16,7 @@
 #
 # Usage: test_hfi1_testpmd.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
-src=$1
-build=$2
-sanitize=${3:-none}
-. "$src/tests/system/lib.sh"
+. "$1/tests/system/lib.sh"
 
 need_testpmd_plugin "$sanitize"
 

@@ -12,15 +12,11 @@
 #
 # Usage: test_l2fwd_vnic.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
-src=$1
-build=$2
-. "$src/tests/system/lib.sh"
+. "$1/tests/system/lib.sh"
 
 fwd=$build/examples/l2fwd-vnic/l2fwd-vnic
 tool=$build/app/opa16b-pcap/opa16b-pcap
 lua=$src/app/opa16b-pcap/opa16b.lua
-prefix=omniplane-l2fwd-$$
-trap 'rm -rf "$work" /var/run/dpdk/"$prefix"-*' EXIT
 eal=(--no-huge --no-pci -m 128 --no-shconf --no-telemetry --log-level=lib.eal:warning)
 # main lcore 0 and three workers over the CPUs there are
 if [ "$(nproc)" -ge 2 ]; then
@@ -28,17 +24,12 @@ if [ "$(nproc)" -ge 2 ]; then
 else
 	lcores=(--lcores 0@0,1@0,2@0,3@0)
 fi
-runs=0
 
 run() { # run EAL_LCORES... -- ARGS... : output in $out, status in $rc
 	local -a pre=()
 	while [ "$1" != -- ]; do pre+=("$1"); shift; done
 	shift
-	runs=$((runs + 1))
-	out=$(timeout 180 "$fwd" "${pre[@]}" "${eal[@]}" --file-prefix "$prefix-$runs" \
-		"$@" 2>&1)
-	rc=$?
-	rm -rf "/var/run/dpdk/$prefix-$runs"
+	run_dpdk 180 "$fwd" "${pre[@]}" "${eal[@]}" "$@"
 }
 md5s() { tshark -r "$1" -o frame.generate_md5_hash:TRUE -T fields -e frame.md5_hash 2>/dev/null; }
 # per-frame MD5 of everything after the two MAC addresses
@@ -190,20 +181,13 @@ for sig in TERM INT; do
 	else
 		args=()
 	fi
-	"$fwd" "${lcores[@]}" "${eal[@]}" --file-prefix "$prefix-$runs" "${inf[@]}" -- \
+	# timeout(1) passes SIGTERM and SIGINT on to l2fwd-vnic
+	timeout 120 "$fwd" "${lcores[@]}" "${eal[@]}" --file-prefix "$prefix-$runs" "${inf[@]}" -- \
 		--map 0:1 --mac-swap -T 1 --xstats "${args[@]}" > "$work/sig.out" 2>&1 &
 	pid=$!
-	( sleep 120; kill -KILL $pid 2>/dev/null ) &
-	watchdog=$!
-	for _ in $(seq 600); do
-		grep -q '^statistics:' "$work/sig.out" && break
-		sleep 0.1
-	done
-	kill -$sig $pid
-	wait $pid
+	wait_log "$work/sig.out" '^statistics:' 60
+	stop $pid 60 $sig
 	rc=$?
-	kill $watchdog 2>/dev/null
-	wait $watchdog 2>/dev/null
 	rm -rf "/var/run/dpdk/$prefix-$runs"
 	out=$(cat "$work/sig.out")
 	tx=$(grepl '^  port 1:' | tail -1 | awk '{ print $6 }')

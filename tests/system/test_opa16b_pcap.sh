@@ -9,9 +9,7 @@
 #
 # Usage: test_opa16b_pcap.sh SRC_DIR BUILD_DIR
 set -uo pipefail
-src=$1
-build=$2
-. "$src/tests/system/lib.sh"
+. "$1/tests/system/lib.sh"
 tool="$build/app/opa16b-pcap/opa16b-pcap"
 lua="$src/app/opa16b-pcap/opa16b.lua"
 user_dlt='uat:user_dlts:"User 0 (DLT=147)","eth_withoutfcs","20","","0",""'

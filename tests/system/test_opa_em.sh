@@ -13,15 +13,13 @@
 #
 # Usage: test_opa_em.sh SRC_DIR BUILD_DIR
 set -uo pipefail
-src=$1
-build=$2
-. "$src/tests/system/lib.sh"
+. "$1/tests/system/lib.sh"
 
 em=$build/app/opa-em/opa-em
 host=$build/examples/vema-host/vema-host
 sock=$work/fabric.sock
 eal="--no-huge --no-pci -m 128 --no-shconf --no-telemetry --log-level=pmd.net.memif:error"
-em_eal="$eal --file-prefix omniplane-em-$$ --vdev net_memif0,role=client,socket=$sock"
+em_eal="$eal --file-prefix $prefix-em --vdev net_memif0,role=client,socket=$sock"
 
 run_em() { # run_em ARGS... : stdout+stderr in $out, exit status in $rc
 	out=$(timeout 120 "$em" $em_eal -- --timeout-ms ${timeout_ms:-1000} --retries 2 "$@" 2>&1)
@@ -110,15 +108,11 @@ run_em apply "$work/does-not-exist.yaml"
 expect_eq "missing config file: exit 1" "1" "$rc"
 
 # --- the test host, as node LID 2
-"$host" $eal --file-prefix omniplane-host-$$ \
+"$host" $eal --file-prefix $prefix-host \
 	--vdev net_memif0,role=server,socket=$sock -- --lid 2 --port-num 1 \
 	> "$work/host.out" 2> "$work/host.err" &
 host_pid=$!
-trap 'kill $host_pid 2>/dev/null; wait $host_pid 2>/dev/null; rm -rf "$work" /var/run/dpdk/omniplane-em-$$ /var/run/dpdk/omniplane-host-$$' EXIT
-for _ in $(seq 50); do
-	grep -q listening "$work/host.out" 2>/dev/null && break
-	sleep 0.1
-done
+wait_log "$work/host.out" listening 60
 
 # vport 0 on vesw 10 (default ports 3 and 4, 300 MAC entries: 3 SET MADs),
 # vport 1 on vesw 20 (no default ports, no MAC table)
@@ -205,11 +199,9 @@ expect_eq "unreachable node: the reachable vport is still applied" "1" \
 timeout 60 "$em" $em_eal -- --timeout-ms 1000 --retries 2 --count 2 --seconds 30 \
 	watch "$work/two.yaml" > "$work/watch.out" 2>&1 &
 watch_pid=$!
-for _ in $(seq 100); do
-	grep -q '^watching' "$work/watch.out" 2>/dev/null && break
-	sleep 0.1
-done
-sleep 0.5 # the memif link up on both sides
+# "watching" comes once opa-em saw its link up and set the node's trap LID
+# (a SET answered by the host): the link is up on both sides
+wait_log "$work/watch.out" '^watching' 60
 kill -USR1 $host_pid
 wait $watch_pid
 rc=$?
@@ -224,24 +216,19 @@ expect_eq "watch: the interface lists re-read, with the new MAC" \
 
 # --- 6. a hostile node: MAC-table replies claiming more entries than asked
 # are refused (exit 2), never copied
-kill $host_pid
-wait $host_pid
+stop $host_pid 60 TERM
 mv "$work/host.err" "$work/host1.err"
-"$host" $eal --file-prefix omniplane-host-$$ \
+"$host" $eal --file-prefix $prefix-host \
 	--vdev net_memif0,role=server,socket=$sock -- --lid 2 --port-num 1 \
 	--lie-mac-count 65535 > "$work/liar.out" 2> "$work/liar.err" &
 host_pid=$!
-for _ in $(seq 50); do
-	grep -q listening "$work/liar.out" 2>/dev/null && break
-	sleep 0.1
-done
+wait_log "$work/liar.out" listening 60
 run_em apply "$work/two.yaml"
 expect_eq "hostile node: apply exits 2" "2" "$rc"
 expect_eq "hostile node: the bad reply is named, both vports FAILED" \
 	"node 2 vport 0: GET VESWPORT_MAC_ENTRIES: reply covers 0+65535, asked 0+125|node 2 vport 0: vesw 10 mac 06:AC:00:02:00:00 300 MAC entries: FAILED|node 2 vport 1: GET VESWPORT_MAC_ENTRIES: reply covers 0+65535, asked 0+125|node 2 vport 1: vesw 20 mac 00:11:22:00:00:21 0 MAC entries: FAILED" \
 	"$(echo "$out" | grep -E '^node 2 vport' | paste -sd'|')"
-kill $host_pid
-wait $host_pid
+stop $host_pid 60 TERM
 mv "$work/host1.err" "$work/host.err"
 
 # --- the host: no request was dropped or malformed

@@ -4,7 +4,8 @@
 #
 # opa-switch joins three processes on one fabric: the Ethernet Manager
 # (opa-em, LID 1) and two nodes (vema-host, LIDs 2 and 3), each a net_memif
-# client of one of the switch's three server ports.
+# client of one of the switch's three server ports (scripts/fabric.sh
+# starts the switch and opa-em).
 #  1. static routes: apply configures vports on both nodes, status reads
 #     both back; a LID without a route (9) gives opa-em's "no reply" exit
 #     and exactly its 3 tries as no_route drops; every counter of the
@@ -18,103 +19,62 @@
 #
 # Usage: test_opa_switch.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
-src=$1
-build=$2
-. "$src/tests/system/lib.sh"
+. "$1/tests/system/lib.sh"
 
 sw=$build/app/opa-switch/opa-switch
-em=$build/app/opa-em/opa-em
 host=$build/examples/vema-host/vema-host
-tag=omniplane-sw-$$
-eal="--no-huge --no-pci -m 128 --no-shconf --no-telemetry --log-level=pmd.net.memif:error"
+# the fabric: a switch of named ports, clients of them, opa-em (em)
+. "$src/scripts/fabric.sh"
 
-sw_pid=
 host_pids=()
 all_pids=()
-# reap PID: SIGTERM, its exit status in $rc (SIGKILL after 60 s)
-reap() {
-	kill -TERM "$1" 2>/dev/null
-	for _ in $(seq 600); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -KILL "$1" 2>/dev/null && echo "# pid $1 did not exit in 60 s: killed"
-	wait "$1"
-	rc=$?
-}
-cleanup() {
-	# clients before the switch
-	for p in "${host_pids[@]}"; do
-		reap "$p"
-	done
-	[ -n "$sw_pid" ] && reap "$sw_pid"
-	rm -rf "$work" /var/run/dpdk/$tag-*
-}
-trap cleanup EXIT
-# a test runner's timeout sends SIGTERM: clean up then too
-trap 'exit 143' TERM
-trap 'exit 130' INT
+# at exit (a failed check, a test runner's SIGTERM): clients before the switch
+on_exit 'for p in "${host_pids[@]}"; do stop "$p" 60 TERM; done; switch_stop TERM'
 
-# wait_for FILE PATTERN [COUNT]: until PATTERN occurs COUNT times (60 s:
-# a loaded 2-CPU machine starts an ASan build's processes slowly)
-wait_for() {
-	local n=${3:-1}
-	for _ in $(seq 600); do
-		[ "$(grep -cF -- "$2" "$1" 2>/dev/null)" -ge "$n" ] && return 0
-		sleep 0.1
-	done
-	echo "# timed out waiting for '$2' in $1, which ends:"
-	tail -5 "$1" | sed 's/^/#   /'
-	return 1
-}
-
-# start_switch NAME ARGS...: three memif server ports, output in $work/NAME.out
+# start_switch ARGS...: the switch, port 0 the EM's, 1 node 2's, 2 node 3's
 start_switch() {
-	local name=$1
-	shift
-	"$sw" $eal --file-prefix $tag-$name \
-		--vdev net_memif0,role=server,socket=$work/$name-em.sock \
-		--vdev net_memif1,role=server,socket=$work/$name-n2.sock \
-		--vdev net_memif2,role=server,socket=$work/$name-n3.sock \
-		-- "$@" > "$work/$name.out" 2>&1 &
-	sw_pid=$!
+	switch_start em n2 n3 -- "$@"
 	all_pids+=($sw_pid)
-	wait_for "$work/$name.out" "forwarding"
 }
 
-# start_host NAME LID SOCKET SWITCH_OUT SWITCH_PORT: a node, once the switch sees its link
+# start_host NAME LID SWITCH_PORT: a node on port SWITCH_PORT (1: n2, 2:
+# n3), once the switch sees its link
 start_host() {
 	local ups
-	ups=$(grep -cF "port $5 (net_memif$5) link up" "$4")
-	"$host" $eal --file-prefix $tag-$1 --vdev net_memif0,role=client,socket=$3 \
-		-- --lid $2 > "$work/$1.out" 2> "$work/$1.err" &
+	ups=$(grep -c "^opa-switch: port $3 (net_memif$3) link up\$" "$work/switch.log")
+	"$host" $fabric_eal --file-prefix "$prefix-$1" $(switch_port "n$2") -- --lid "$2" \
+		> "$work/$1.out" 2> "$work/$1.err" &
 	host_pids+=($!)
 	all_pids+=($!)
-	wait_for "$work/$1.out" listening
-	wait_for "$4" "port $5 (net_memif$5) link up" $((ups + 1))
+	wait_log "$work/$1.out" listening 60
+	switch_link_wait "$3" up $((ups + 1))
 }
 
-# stop PID: reap it and forget it
-stop() {
-	reap "$1"
-	local keep=()
+# stop_node PID: SIGTERM, its exit status in $rc; and forget it
+stop_node() {
+	local keep=() p
+	stop "$1" 60 TERM
+	rc=$?
 	for p in "${host_pids[@]}"; do
 		[ "$p" != "$1" ] && keep+=("$p")
 	done
 	host_pids=("${keep[@]}")
-	[ "$1" = "$sw_pid" ] && sw_pid=
 }
 
-# run_em SOCKET ARGS...: output in $out, exit status in $rc; sums what the
-# EM sent (requests + retries) and received (replies + traps + ignored)
+# stop_switch NAME: SIGTERM, its exit status in $rc; its log kept as
+# $work/NAME.log
+stop_switch() {
+	switch_stop TERM
+	rc=$?
+	mv "$work/switch.log" "$work/$1.log"
+}
+
+# run_em ARGS...: output in $out, exit status in $rc; sums what the EM
+# sent (requests + retries) and received (replies + traps + ignored)
 em_sent=0
 em_got=0
 run_em() {
-	local sock=$1
-	shift
-	out=$(timeout 120 "$em" $eal --file-prefix $tag-em \
-		--vdev net_memif0,role=client,socket=$sock -- \
-		--timeout-ms ${timeout_ms:-3000} --retries 2 "$@" 2>&1)
+	out=$(em --timeout-ms ${timeout_ms:-3000} --retries 2 "$@")
 	rc=$?
 	local s
 	s=$(echo "$out" | grep '^opa-em: requests' | tr -d ',')
@@ -186,11 +146,11 @@ vport_state() { # vport_state NODE: config/oper/link of its vport 0
 }
 
 # --- 1. static routes: the LFT the SM would program
-start_switch s1 --route 1=0 --route 2=net_memif1 --route 3=2 --stats-period 1
-start_host h2 2 "$work/s1-n2.sock" "$work/s1.out" 1
-start_host h3 3 "$work/s1-n3.sock" "$work/s1.out" 2
+start_switch --route 1=0 --route 2=net_memif1 --route 3=2 --stats-period 1
+start_host h2 2 1
+start_host h3 3 2
 
-run_em "$work/s1-em.sock" apply "$work/both.yaml"
+run_em apply "$work/both.yaml"
 echo "$out" | grep -vE '^EAL' | sed 's/^/# /'
 expect_eq "routes: apply exits 0" "0" "$rc"
 applied="vesw 10 mac 06:AC:00:0N:00:00 1 MAC entries: applied"
@@ -198,34 +158,36 @@ expect_eq "routes: apply reaches both nodes through the switch" \
 	"node 2 vport 0: ${applied/N/2}|node 3 vport 0: ${applied/N/3}" \
 	"$(echo "$out" | grep -E '^node [23] vport' | paste -sd'|')"
 
-run_em "$work/s1-em.sock" status "$work/both.yaml"
+run_em status "$work/both.yaml"
 expect_eq "routes: status exits 0" "0" "$rc"
 expect_eq "routes: node 2's vport configured and forwarding" \
 	"config=forwarding oper=forwarding link=up" "$(vport_state 2)"
 expect_eq "routes: node 3's vport configured and forwarding" \
 	"config=forwarding oper=forwarding link=up" "$(vport_state 3)"
 
-timeout_ms=200 run_em "$work/s1-em.sock" apply "$work/lid9.yaml"
+timeout_ms=200 run_em apply "$work/lid9.yaml"
 expect_eq "routes: LID 9 (no route) is opa-em's 'no reply' exit 3" "3" "$rc"
 expect_eq "routes: LID 9 named" "node 9: GET ClassPortInfo: no reply after 3 tries" \
 	"$(echo "$out" | grep -E '^node 9:' | head -1)"
-sleep 1.2 # a periodic block after all of it
+# a periodic block after all of it
+wait_log "$work/switch.log" 'periodic counters' 10 \
+	$(( $(grep -c 'periodic counters' "$work/switch.log") + 1 ))
 
 # clients first, then the switch
-stop "${host_pids[0]}"
+stop_node "${host_pids[0]}"
 expect_eq "routes: node 2 exits 0" "0" "$rc"
-stop "${host_pids[0]}"
+stop_node "${host_pids[0]}"
 expect_eq "routes: node 3 exits 0" "0" "$rc"
-wait_for "$work/s1.out" "port 2 (net_memif2) link down"
-stop "$sw_pid"
+switch_link_wait 2 down
+stop_switch s1
 expect_eq "routes: the switch exits 0 on SIGTERM" "0" "$rc"
-sed -n '/final counters/,$p' "$work/s1.out" | sed 's/^/# /'
+sed -n '/final counters/,$p' "$work/s1.log" | sed 's/^/# /'
 grep -v '^EAL' "$work/h2.err" "$work/h3.err" | sed 's/^/# /'
 expect_eq "routes: final counters printed, one line per port" "3" \
-	"$(sed -n '/final counters/,$p' "$work/s1.out" | grep -c '^port=')"
+	"$(sed -n '/final counters/,$p' "$work/s1.log" | grep -c '^port=')"
 expect_eq "routes: periodic counters printed too" "yes" \
-	"$(grep -q 'periodic counters' "$work/s1.out" && echo yes)"
-o=$work/s1.out
+	"$(grep -q 'periodic counters' "$work/s1.log" && echo yes)"
+o=$work/s1.log
 # every packet the EM sent came in on port 0; all but the 3 for LID 9 went on
 expect_eq "routes: port 0 rx = what opa-em sent ($em_sent)" "$em_sent" "$(counter $o final 0 rx)"
 expect_eq "routes: port 0 no_route = the 3 tries for LID 9, nothing else dropped" \
@@ -250,36 +212,36 @@ expect_eq "routes: bytes in - bytes out = 3 requests of 2080 bytes" "6240" \
 # --- 2. --learn, no routes: the first request to each node is flooded
 em_sent=0
 em_got=0
-start_switch s2 --learn
-start_host h2 2 "$work/s2-n2.sock" "$work/s2.out" 1
-start_host h3 3 "$work/s2-n3.sock" "$work/s2.out" 2
-run_em "$work/s2-em.sock" apply "$work/both.yaml"
+start_switch --learn
+start_host h2 2 1
+start_host h3 3 2
+run_em apply "$work/both.yaml"
 expect_eq "learn: apply exits 0 without a single route" "0" "$rc"
 expect_eq "learn: both nodes applied" "2" \
 	"$(echo "$out" | grep -c '^node [23] vport 0: .*applied')"
-run_em "$work/s2-em.sock" status "$work/both.yaml"
+run_em status "$work/both.yaml"
 fwd="config=forwarding oper=forwarding link=up"
 expect_eq "learn: status exits 0, both vports forwarding" "0|$fwd|$fwd" \
 	"$rc|$(vport_state 2)|$(vport_state 3)"
-timeout_ms=200 run_em "$work/s2-em.sock" apply "$work/lid9.yaml"
+timeout_ms=200 run_em apply "$work/lid9.yaml"
 expect_eq "learn: LID 9 still unreachable (exit 3)" "3" "$rc"
 
 # a node that vanishes: the switch goes on
 kill -KILL "${host_pids[1]}"
 wait "${host_pids[1]}" 2>/dev/null
 host_pids=("${host_pids[0]}")
-rm -rf /var/run/dpdk/$tag-h3
-wait_for "$work/s2.out" "port 2 (net_memif2) link down"
-run_em "$work/s2-em.sock" status "$work/node2.yaml"
+rm -rf "/var/run/dpdk/$prefix-h3"
+switch_link_wait 2 down
+run_em status "$work/node2.yaml"
 expect_eq "learn: after node 3 was killed, node 2 still answers" "0" "$rc"
 
-stop "${host_pids[0]}"
+stop_node "${host_pids[0]}"
 expect_eq "learn: node 2 exits 0" "0" "$rc"
-wait_for "$work/s2.out" "port 1 (net_memif1) link down"
-stop "$sw_pid"
+switch_link_wait 1 down
+stop_switch s2
 expect_eq "learn: the switch exits 0" "0" "$rc"
-sed -n '/final counters/,$p' "$work/s2.out" | sed 's/^/# /'
-o=$work/s2.out
+sed -n '/final counters/,$p' "$work/s2.log" | sed 's/^/# /'
+o=$work/s2.log
 # floods: the first request to LID 2, the first to LID 3, 3 tries for LID 9
 expect_eq "learn: 5 requests flooded, the rest unicast" \
 	"flood=5 ucast=$((em_sent - 5)) mcast=0" "$(counters $o 0 flood ucast mcast)"
@@ -303,7 +265,7 @@ expect_eq "learn: LIDs forgotten as links went down: LID 1 four times, LIDs 2 an
 bad_cmd() { # bad_cmd NAME EXPECTED_MESSAGE ARGS...
 	local name=$1 msg=$2
 	shift 2
-	out=$(timeout 120 "$sw" $eal --file-prefix $tag-bad \
+	out=$(timeout 120 "$sw" $fabric_eal --file-prefix "$prefix-bad" \
 		--vdev net_memif0,role=server,socket=$work/bad0.sock \
 		--vdev net_memif1,role=server,socket=$work/bad1.sock -- "$@" 2>&1)
 	rc=$?
@@ -317,7 +279,7 @@ bad_cmd "a port that does not exist" "--route 2=7: no port '7' (2 ports)" --rout
 bad_cmd "a multicast LID" "LID must be a unicast LID" --route 0xf00001=0
 bad_cmd "a LID routed twice" "LID 2 already goes to port 0" --route 2=0 --route 2=net_memif1
 bad_cmd "a bad period" "bad value 'x'" --stats-period x
-out=$(timeout 120 "$sw" $eal --file-prefix $tag-dur \
+out=$(timeout 120 "$sw" $fabric_eal --file-prefix "$prefix-dur" \
 	--vdev net_memif0,role=server,socket=$work/dur.sock -- --duration 1 2>&1)
 rc=$?
 expect_eq "command line: --duration 1 ends the run, exit 0, final counters" "0 1" \

@@ -21,14 +21,12 @@
 # Needs root (a network namespace), qemu-system-x86 and the guest image
 # (scripts/setup.sh installs both).
 #
-# KEEP_WORK=1 copies the work directory (logs, guest console) to
-# /var/tmp/qemu-keep; OMNI_TMO and ACCEPT_TMO shorten the time limits.
+# KEEP_WORK=1 keeps the work directory (logs, guest console) and says
+# where; OMNI_TMO and ACCEPT_TMO shorten the time limits.
 #
 # Usage: test_qemu_guest.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
-src=$1
-build=$2
-. "$src/tests/system/lib.sh"
+. "$1/tests/system/lib.sh"
 
 guest=$src/.sdk/guest
 backend=$build/app/vhost-user-rdma/vhost-user-rdma
@@ -46,7 +44,6 @@ if [ ! -s "$guest/vmlinuz" ] || [ ! -s "$guest/initrd.img" ]; then
 		{ fail "the guest image builds" "$(tail -5 "$work/image.log")"; finish; exit 1; }
 fi
 
-prefix=omniplane-qemu-$$
 ns=omniplane-qemu-$$
 dev0=02:56:52:44:4d:00
 dev1=02:56:52:44:4d:01
@@ -56,15 +53,8 @@ dev2=02:56:52:44:4d:02
 guestmac=52:54:00:12:34:56
 eal=(--no-huge --no-pci --no-telemetry --log-level=lib.eal:warning
      --log-level=lib.vhost.config:warning --log-level=pmd.net.tap:error)
-pids=()
-cleanup() {
-	kill_started "${pids[@]}"
-	ip netns del "$ns" 2>/dev/null
-	rm -rf "$work" /var/run/dpdk/"$prefix"-*
-}
-trap cleanup EXIT
-[ -n "${KEEP_WORK:-}" ] && trap 'rm -rf /var/tmp/qemu-keep; cp -r "$work" /var/tmp/qemu-keep; cleanup' EXIT
 ip netns add "$ns" || { fail "a network namespace can be made"; finish; exit 1; }
+on_exit 'ip netns del "$ns" 2>/dev/null'
 in_ns() { ip netns exec "$ns" "$@"; }
 
 
@@ -76,10 +66,9 @@ in_ns sh -c 'echo $$ > "$0"; exec "$@"' "$work/b.pid" \
 	--vdev net_tap0,iface=vurtap -- \
 	-s "$work/g.sock" -s "$work/r.sock" -s "$work/u.sock" --idle-sleep 50 \
 	> "$work/b.log" 2>&1 &
-pids+=($!)
+ns_pid=$!
 wait_log "$work/b.pid" '^[0-9]+$' 10
 b_pid=$(cat "$work/b.pid")
-pids+=("$b_pid")
 wait_log "$work/b.log" '^serving 3 device' 30 ||
 	fail "the backend starts" "$(tail -5 "$work/b.log")"
 in_ns ip link set lo up
@@ -91,7 +80,6 @@ pp() { # NAME SOCKET rc|ud PORT GID-IP SIZE
 	in_ns timeout 600 "$perf" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-$1" -- \
 		-a "$2" --pingpong "$3" --listen "$4" --gid-ip "$5" --peer-mac "$guestmac" \
 		--iters 100 --size "$6" --accept-timeout ${ACCEPT_TMO:-300} > "$work/$1.log" 2>&1 &
-	pids+=($!)
 	eval "pid_$1=$!"
 	wait_log "$work/$1.log" 'waiting for a client' 30 ||
 		fail "vrdma-perf $1 serves" "$(tail -5 "$work/$1.log")"
@@ -135,12 +123,7 @@ fi
 
 # SIGINT to the backend's timeout; our child is ip, which passes its status on
 kill -INT "$b_pid"
-for _ in $(seq 300); do
-	kill -0 "${pids[0]}" 2>/dev/null || break
-	sleep 0.1
-done
-kill -KILL "$b_pid" 2>/dev/null
-wait "${pids[0]}"
+reap "$ns_pid" 30
 expect_eq "the backend exits 0 on SIGINT" 0 $?
 if grep -Eq '^mbufs: ([0-9]+) of \1 in the pool$' "$work/b.log"; then
 	pass "the backend: every mbuf back in the pool"

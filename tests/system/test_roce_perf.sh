@@ -13,13 +13,9 @@
 #
 # Usage: test_roce_perf.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
-src=$1
-build=$2
-. "$src/tests/system/lib.sh"
+. "$1/tests/system/lib.sh"
 
 rp=$build/app/roce-perf/roce-perf
-prefix=omniplane-rperf-$$
-trap 'rm -rf "$work" /var/run/dpdk/"$prefix"-*' EXIT
 eal=(--no-huge --no-pci -m 512 --no-shconf --no-telemetry --log-level=lib.eal:warning
      --log-level=pmd.net.memif:error)
 # A and B on two CPUs when there are two; else one lcore (the app's fallback)
@@ -28,14 +24,9 @@ if [ "$(nproc)" -ge 2 ]; then
 else
 	lcores=(-l 0)
 fi
-runs=0
 
 run() { # [EAL ARGS...] -- ARGS... : output in $out, status in $rc
-	runs=$((runs + 1))
-	out=$(timeout 120 "$rp" "${lcores[@]}" "${eal[@]}" --file-prefix "$prefix-$runs" \
-		"$@" 2>&1)
-	rc=$?
-	rm -rf "/var/run/dpdk/$prefix-$runs"
+	run_dpdk 120 "$rp" "${lcores[@]}" "${eal[@]}" "$@"
 }
 grepl() { echo "$out" | grep -E "$@"; }
 # check NAME CONDITION-STATUS: pass when the last command succeeded, else show the output
@@ -117,13 +108,31 @@ for bad in "--mode foo" "--size 0" "--mode read_lat --qps 2" "--mtu 1500" "--los
 done
 
 # 5. SIGINT: a clean end with the figures so far
+# thread_ticks PID NAME: user CPU time (clock ticks) of PID's thread NAME.
+thread_ticks() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		[ "$(cat "$t/comm" 2>/dev/null)" = "$2" ] && { awk '{ print $14 }' "$t/stat"; return; }
+	done
+	echo 0
+}
+ticks_over() { [ "$(thread_ticks "$1" "$2")" -gt "$3" ]; }
 runs=$((runs + 1))
 timeout 120 "$rp" "${lcores[@]}" "${eal[@]}" --file-prefix "$prefix-$runs" -- \
 	--mode write_bw --duration 60 > "$work/sigint.out" 2>&1 &
 pid=$!
-sleep 2
-kill -INT $pid
-wait $pid
+# The signal goes once messages complete: A (the main lcore) posts on the
+# first turn of its loop, which starts as B's lcore is launched after the
+# set-up. So: B's worker lcore used CPU (with one lcore: the set-up line is
+# out), then A's thread 20 ms more.
+wait_log "$work/sigint.out" '^roce-perf: wire:' 60
+rp_pid=$(pgrep -P $pid)
+if [ ${#lcores[@]} -eq 2 ] && [ "${lcores[1]}" = 0-1 ]; then
+	wait_until 60 ticks_over "$rp_pid" rte-worker-1 0 || say "B's lcore never ran"
+fi
+a0=$(thread_ticks "$rp_pid" roce-perf)
+wait_until 60 ticks_over "$rp_pid" roce-perf $((a0 + 1)) || say "A's lcore never ran"
+stop $pid 60
 rc=$?
 out=$(cat "$work/sigint.out")
 ok_run "SIGINT"
@@ -131,10 +140,7 @@ grepl -q '^roce-perf: interrupted' && grepl -q '^ 65536 +[1-9][0-9]* +1 '
 check "SIGINT: says it was interrupted and prints what completed" $?
 
 # 6. one lcore: both devices take turns on it
-runs=$((runs + 1))
-out=$(timeout 120 "$rp" -l 0 "${eal[@]}" --file-prefix "$prefix-$runs" -- \
-	--mode send_bw --iters 1000 --verify 2>&1)
-rc=$?
+run_dpdk 120 "$rp" -l 0 "${eal[@]}" -- --mode send_bw --iters 1000 --verify
 ok_run "one lcore"
 grepl -q '^roce-perf: warning: one lcore' && grepl -q 'A on lcore 0, B on lcore 0$'
 check "one lcore: warns and runs A and B on lcore 0" $?

@@ -17,40 +17,23 @@
 #
 # Usage: test_vhost_user_rdma.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
-src=$1
-build=$2
-. "$src/tests/system/lib.sh"
+. "$1/tests/system/lib.sh"
 
 command -v dpdk-testpmd >/dev/null || { echo "SKIP: no dpdk-testpmd"; exit 77; }
 backend=$build/app/vhost-user-rdma/vhost-user-rdma
 fwd=$build/examples/l2fwd-vnic/l2fwd-vnic
-prefix=omniplane-vur-$$
 devmac=02:56:52:44:4d:00
 peer=02:00:00:00:00:aa
 eal=(--no-huge --no-pci --no-telemetry --log-level=lib.eal:warning
      --log-level=pmd.net.memif:error --log-level=lib.vhost.config:warning)
-b_pid= g_pid= w_pid=
-cleanup() {
-	kill_started $w_pid $g_pid $b_pid
-	rm -rf "$work" /var/run/dpdk/"$prefix"-*
-}
-trap cleanup EXIT
 
 md5s() { tshark -r "$1" -o frame.generate_md5_hash:TRUE -T fields -e frame.md5_hash 2>/dev/null; }
 
 # --- 1. bad command lines: exit 2, one line saying why
 bad() { # NAME WANT-REGEX ARGS...
-	local name=$1 want=$2 out rc
-	shift 2
-	out=$(timeout 60 "$backend" -l 0 "${eal[@]}" -m 64 --file-prefix "$prefix-bad" \
-		--vdev net_null0 -- "$@" 2>&1)
-	rc=$?
-	if [ $rc -eq 2 ] && echo "$out" | grep -Eq -- "$want"; then
-		pass "bad command line: $name: exit 2, says why"
-	else
-		fail "bad command line: $name: exit 2, says why" "rc=$rc
-$(echo "$out" | tail -5)"
-	fi
+	expect_exit "bad command line: $1: exit 2, says why" 2 "$2" \
+		timeout 60 "$backend" -l 0 "${eal[@]}" -m 64 --file-prefix "$prefix-bad" \
+		--vdev net_null0 -- "${@:3}"
 }
 bad "no socket" "no device: give a socket" --stats 1
 bad "max-qps 2" "--max-qps '2': expected 3\.\." -s "$work/x.sock" --max-qps 2
@@ -108,11 +91,10 @@ timeout 300 "$fwd" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-w" \
 	--vdev "net_pcap1,tx_pcap=$work/out.pcap" -- \
 	--map 1:0,0:2 -T 1 --frames $((n + 100 + want_out)) --hold > "$work/w.log" 2>&1 &
 w_pid=$!
-for _ in $(seq 600); do
-	[ "$(sw_ctr "$work/b.log" wire_tx)" = "$want_out" ] && break
-	sleep 0.1
-done
-sleep 1
+# every frame for the guest went back out to the wire (the backend's
+# statistics line, once a second); its live counters are there too then
+wire_tx_is() { [ "$(sw_ctr "$work/b.log" wire_tx)" = "$1" ]; }
+wait_until 60 wire_tx_is "$want_out" || say "wire_tx never reached $want_out"
 
 # DPDK telemetry, as a user would read it, while everything runs
 tel=$(printf '/vhost_user_rdma/stats\n/vhost_user_rdma/dev,0\n/vhost_user_rdma/dev,5\n' |
@@ -133,7 +115,6 @@ fi
 # the wire peer, which writes out.pcap.
 stop "$g_pid" 30
 g_rc=$?
-g_pid=
 if wait_log "$work/b.log" '^device 0 .*: no frontend, roce no, 0 rings ready' 30; then
 	pass "the backend notices the guest leave and keeps running"
 else
@@ -147,10 +128,8 @@ else
 fi
 stop "$b_pid" 30
 b_rc=$?
-b_pid=
 stop "$w_pid" 30
 w_rc=$?
-w_pid=
 expect_eq "testpmd, the backend and the wire peer exit 0 on SIGINT" "0 0 0" \
 	"$g_rc $b_rc $w_rc"
 if grep -Eq '^mbufs: ([0-9]+) of \1 in the pool$' "$work/b.log"; then

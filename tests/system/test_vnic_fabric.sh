@@ -23,37 +23,17 @@
 #
 # Usage: test_vnic_fabric.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
-src=$1
-build=$2
-sanitize=${3:-none}
-. "$src/tests/system/lib.sh"
+. "$1/tests/system/lib.sh"
 
 need_testpmd_plugin "$sanitize"
 
-prefix=omniplane-vft-$$
 . "$src/scripts/fabric.sh"
 pdirs=
-cleanup() {
-	fabric_stop >/dev/null 2>&1
-	# OMNIPLANE_TEST_KEEP=1 keeps the logs, configs and pcaps
-	if [ -n "${OMNIPLANE_TEST_KEEP:-}" ]; then
-		echo "# kept $work"
-	else
-		rm -rf "$work"
-	fi
-}
-trap cleanup EXIT
-# meson ends a test that overruns with SIGTERM and, 0.5 s later, SIGKILL to
-# its process group, which the nodes are not in (timeout(1) gives them a
-# group of their own): pass the signal on and remove what the run made
-# before anything else.
-on_signal() {
-	trap - INT TERM
-	kill -TERM $a_pid $b_pid $sw_pid 2>/dev/null
-	rm -rf "/var/run/dpdk/$prefix-"* "$fabric_pdir" "$work"
-	exit 1
-}
-trap on_signal INT TERM
+# At exit the fabric stops (lib.sh's clean-up then removes what is left;
+# on the SIGTERM of meson's timeout it kills the nodes first, which are not
+# in the test's process group: timeout(1) gives them one of their own).
+# KEEP_WORK=1 keeps the logs, configs and pcaps.
+on_exit 'fabric_stop >/dev/null 2>&1'
 t0=$(date +%s)
 
 mac_a=$(lmac 0x301 1 $FABRIC_A_LID)   # A's vport 0 (vesw 1)
@@ -144,22 +124,18 @@ gen() {
 		editcap -F pcap "$2.ng" "$2" && rm -f "$2.ng"
 }
 
-# within SECONDS CMD...: run CMD until it succeeds, for SECONDS at most.
-within() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -ge "$end" ] && return 1
-		sleep 0.2
-	done
-}
-
-has_frames() { # FILE N: FILE holds N frames or more
+# has_frames FILE N: FILE holds N frames or more. A step forwards until its
+# output has as many frames as went in, then stops: no frame of it is in
+# flight then. A duplicate made on the way follows its original on the same
+# FIFO wire, ahead of later frames, so it is among those counted (and an
+# original missing): the exactly-once comparisons see it. Only a duplicate
+# of one of the very last frames could come after the count is reached.
+has_frames() {
 	[ "$(pcap count "$1")" -ge "$2" ]
 }
 
 xstat_reaches() { # PORT NAME N: A's xstat is N or more
-	[ "$(a_xstat "$1" "$2")" -ge "$3" ] 2>/dev/null
+	[ "$(testpmd_xstat "$1" "$2")" -ge "$3" ] 2>/dev/null
 }
 
 lsc_events() { # A's link state change events of port 2 so far
@@ -168,10 +144,6 @@ lsc_events() { # A's link state change events of port 2 so far
 
 lsc_after() { # N: A logged more than N events for port 2
 	[ "$(lsc_events)" -gt "$1" ]
-}
-
-link_is() { # PORT up|down: the link of A's port
-	[ "$(a_info "$1" 'Link status')" = "$2" ]
 }
 
 # em_counter CONFIG NODE INDEX KEY: a vport counter read over VEMA (opa-em
@@ -198,7 +170,7 @@ phase_start() {
 	phase_failed=$failed
 	echo "# --- phase $phase ($(( $(date +%s) - t0 )) s)"
 	fabric_start
-	pdirs="$pdirs $fabric_pdir"
+	pdirs="$pdirs $plugin_dir"
 }
 
 # phase_stop: stop the fabric; both nodes must exit 0 (B's totals are in
@@ -228,7 +200,7 @@ phase_end() {
 
 start_b() { # start_b L2FWD_ARGS...: node B, both vports, until it runs
 	node_b_start "vports=2" --mac-swap -T 0 --link-timeout 0 --xstats "$@"
-	wait_for "$work/b.log" "^mode: " 150
+	wait_log "$work/b.log" "^mode: " 15
 }
 
 ########################################################################
@@ -253,29 +225,28 @@ start_b --map 2:2,3:3
 
 # The VNIC port refuses an MTU above its vesw's eth_mtu (1500 until the EM
 # says otherwise): proves the MTU limit comes from the EM, not testpmd.
-a_cmd "port config mtu 2 9000"
+testpmd_cmd "port config mtu 2 9000"
 expect_eq "jumbo: before the EM, A's vport 0 refuses MTU 9000 (vesw eth_mtu 1500)" 1 \
 	"$(grep -c "MTU 9000 is above the vesw's MTU 1500" "$work/a.log")"
 em apply "$work/jumbo.yaml" > "$work/jumbo-apply.txt"
 # (the EM accepted and read back a vesw with eth_mtu 9000)
 expect_eq "jumbo: opa-em applies vesw 1 with mtu 9000 (exit 0)" 0 "$?"
-within 5 link_is 2 up
+wait_until 5 testpmd_link 2 up
 # After the EM set eth_mtu 9000 the same request is accepted (on the port
 # restarted, as a jumbo-frame set-up would do).
-a_cmd "port stop 2"
-a_cmd "port config mtu 2 9000"
-a_cmd "port start 2"
+testpmd_cmd "port stop 2"
+testpmd_cmd "port config mtu 2 9000"
+testpmd_cmd "port start 2"
 expect_eq "jumbo: after the EM, A's vport 0 accepts MTU 9000 (no second refusal)" 1 \
 	"$(grep -c "MTU 9000 is above the vesw's MTU" "$work/a.log")"
 # Both ports of the io stream are set up for jumbo frames.
 expect_eq "jumbo: A's vport 0 and its net_pcap port report MTU 9000" "9000 9000" \
-	"$(a_info 2 MTU) $(a_info 4 MTU)"
-within 5 link_is 2 up
-a_cmd "set portlist 2,4,3"
-a_cmd "start"
-within 20 has_frames "$work/j-out.pcap" "$j_frames"
-sleep 0.3 # a duplicate would come now
-a_cmd "stop"
+	"$(testpmd_info 2 MTU) $(testpmd_info 4 MTU)"
+wait_until 5 testpmd_link 2 up
+testpmd_cmd "set portlist 2,4,3"
+testpmd_cmd "start"
+wait_until 20 has_frames "$work/j-out.pcap" "$j_frames"
+testpmd_cmd "stop"
 # Every frame, up to 9014 bytes, crossed the fabric both ways once, intact:
 # fails if the vesw MTU, the PMD (chained mbufs, encap) or the fabric cut
 # or drop any jumbo frame.
@@ -284,16 +255,16 @@ expect_eq "jumbo: all $j_frames frames (60..$(pcap max "$work/j-in.pcap") bytes)
 	"$(pcap swapped "$work/j-in.pcap" "$work/j-out.pcap")"
 # The VNIC counted the jumbo frames in their own bucket, both ways.
 expect_eq "jumbo: A's vport 0 rx_1519_max = frames over 1514 bytes ($j_big)" "$j_big" \
-	"$(a_xstat 2 rx_1519_max)"
+	"$(testpmd_xstat 2 rx_1519_max)"
 expect_eq "jumbo: A's vport 0 tx_1519_max = frames over 1514 bytes ($j_big)" "$j_big" \
-	"$(a_xstat 2 tx_1519_max)"
+	"$(testpmd_xstat 2 tx_1519_max)"
 expect_eq "jumbo: A's vport 0 tx_oversize and rx_oversize stay 0" "0 0" \
-	"$(a_xstat 2 tx_oversize) $(a_xstat 2 rx_oversize)"
+	"$(testpmd_xstat 2 tx_oversize) $(testpmd_xstat 2 rx_oversize)"
 # Isolation, vesw 1 -> vesw 2: A's vesw 2 port was polled all along and
 # received none of the vesw 1 frames (nor any handed over to it).
 expect_eq "isolation: A's vesw 2 port (vport 1) received none of the vesw 1 frames" \
 	"rx 0 unicast 0 mcastbcast 0 bad_veswid 0" \
-	"rx $(a_xstat 3 rx_good_packets) unicast $(a_xstat 3 rx_unicast) mcastbcast $(a_xstat 3 rx_mcastbcast) bad_veswid $(a_xstat 2 rx_bad_veswid)"
+	"rx $(testpmd_xstat 3 rx_good_packets) unicast $(testpmd_xstat 3 rx_unicast) mcastbcast $(testpmd_xstat 3 rx_mcastbcast) bad_veswid $(testpmd_xstat 2 rx_bad_veswid)"
 phase_stop
 # B polled its vesw 2 port too (--map 3:3): the frames reached only vport 0.
 expect_eq "jumbo: B's vport 0 received and sent back every frame" \
@@ -323,29 +294,29 @@ phase_start state
 node_a_start "vports=2" "$pcaps" --no-flush-rx --forward-mode=io
 start_b --map 2:2,3:3
 em apply "$work/fwd.yaml" > /dev/null
-within 5 link_is 2 up
+wait_until 5 testpmd_link 2 up
 # The starting point: the EM's FORWARDING is what brings the link up.
-expect_eq "state: A's vport 0 link up once the EM set it forwarding" up "$(a_info 2 'Link status')"
+expect_eq "state: A's vport 0 link up once the EM set it forwarding" up "$(testpmd_info 2 'Link status')"
 
 # DROP_ALL: the EM's state change reaches the running port as a link-down
 # event, and the port drops what it is given to send.
 n=$(lsc_events)
 em apply "$work/drop.yaml" > /dev/null
 expect_eq "state: opa-em applies drop_all to A's vport 0 (exit 0)" 0 "$?"
-within 5 lsc_after "$n"
+wait_until 5 lsc_after "$n"
 # The application is told (one LSC event) and sees the link down.
 expect_eq "state: drop_all: A logs 'Port 2: link state change event'" 1 "$(( $(lsc_events) - n ))"
-expect_eq "state: drop_all: show port info 2 says link down" down "$(a_info 2 'Link status')"
-a_cmd "set portlist 2,4"
-a_cmd "start"
-within 10 xstat_reaches 2 tx_drop_state $st_n
-sleep 0.3
-a_cmd "stop"
+expect_eq "state: drop_all: show port info 2 says link down" down "$(testpmd_info 2 'Link status')"
+testpmd_cmd "set portlist 2,4"
+testpmd_cmd "start"
+# every frame dropped at A's vport: none is in flight once all are counted
+wait_until 10 xstat_reaches 2 tx_drop_state $st_n
+testpmd_cmd "stop"
 # The port still takes frames (no link check in testpmd) but sends none:
 # each is counted as dropped for the vport state, none as sent.
 expect_eq "state: drop_all: every frame A sent counts as tx_drop_state" $st_n \
-	"$(a_xstat 2 tx_drop_state)"
-expect_eq "state: drop_all: A's vport 0 sent nothing (tx_unicast 0)" 0 "$(a_xstat 2 tx_unicast)"
+	"$(testpmd_xstat 2 tx_drop_state)"
+expect_eq "state: drop_all: A's vport 0 sent nothing (tx_unicast 0)" 0 "$(testpmd_xstat 2 tx_unicast)"
 # B's vport 0, read over VEMA while it runs: nothing arrived.
 expect_eq "state: drop_all: no frame reached B (its vport 0 rx_packets 0)" 0 \
 	"$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)"
@@ -354,15 +325,14 @@ expect_eq "state: drop_all: no frame reached B (its vport 0 rx_packets 0)" 0 \
 n=$(lsc_events)
 em apply "$work/fwd.yaml" > /dev/null
 expect_eq "state: opa-em applies forwarding to A's vport 0 again (exit 0)" 0 "$?"
-within 5 lsc_after "$n"
+wait_until 5 lsc_after "$n"
 # Back to FORWARDING: one more LSC event, link up.
 expect_eq "state: forwarding: A logs 'Port 2: link state change event'" 1 "$(( $(lsc_events) - n ))"
-expect_eq "state: forwarding: show port info 2 says link up" up "$(a_info 2 'Link status')"
-a_cmd "set portlist 2,5"
-a_cmd "start"
-within 20 has_frames "$work/s-fwd-out.pcap" $st_n
-sleep 0.3
-a_cmd "stop"
+expect_eq "state: forwarding: show port info 2 says link up" up "$(testpmd_info 2 'Link status')"
+testpmd_cmd "set portlist 2,5"
+testpmd_cmd "start"
+wait_until 20 has_frames "$work/s-fwd-out.pcap" $st_n
+testpmd_cmd "stop"
 # Traffic flows again on the same running port: every frame to B and back,
 # B counts them, and no more state drops.
 expect_eq "state: forwarding: all $st_n frames made the round trip once, MACs swapped" \
@@ -370,20 +340,20 @@ expect_eq "state: forwarding: all $st_n frames made the round trip once, MACs sw
 	"$(pcap swapped "$work/s-fwd.pcap" "$work/s-fwd-out.pcap")"
 expect_eq "state: forwarding: B's vport 0 received them (rx_packets $st_n)" $st_n \
 	"$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)"
-expect_eq "state: forwarding: tx_drop_state did not move" $st_n "$(a_xstat 2 tx_drop_state)"
+expect_eq "state: forwarding: tx_drop_state did not move" $st_n "$(testpmd_xstat 2 tx_drop_state)"
 
 # MAC table: a global unicast MAC (no LID in it, no default ports on the
 # vesw) has no DLID until the EM puts it in A's MAC table.
-a_cmd "set portlist 2,6"
-a_cmd "start"
-within 10 xstat_reaches 2 tx_dlid_zero $st_n
-sleep 0.3
-a_cmd "stop"
+testpmd_cmd "set portlist 2,6"
+testpmd_cmd "start"
+# (dropped at A's vport, as in drop_all)
+wait_until 10 xstat_reaches 2 tx_dlid_zero $st_n
+testpmd_cmd "stop"
 # No entry: no DLID, so every frame is dropped as tx_dlid_zero, nothing
 # is sent and B sees nothing new.
 expect_eq "mac: without an entry, every frame to $mac_x counts as tx_dlid_zero" $st_n \
-	"$(a_xstat 2 tx_dlid_zero)"
-expect_eq "mac: without an entry, A's tx_unicast did not move" $st_n "$(a_xstat 2 tx_unicast)"
+	"$(testpmd_xstat 2 tx_dlid_zero)"
+expect_eq "mac: without an entry, A's tx_unicast did not move" $st_n "$(testpmd_xstat 2 tx_unicast)"
 expect_eq "mac: without an entry, nothing more reached B" $st_n \
 	"$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)"
 n=$(lsc_events)
@@ -392,17 +362,16 @@ em apply "$work/mac.yaml" > "$work/mac-apply.txt"
 expect_eq "mac: opa-em adds {mac: $mac_x, dlid: $FABRIC_B_LID} to A's vport 0 (exit 0)" 0 "$?"
 expect_eq "mac: opa-em reports 1 MAC entry for A's vport 0" 1 \
 	"$(grep -c "^node $FABRIC_A_LID vport 0: .* 1 MAC entries: applied" "$work/mac-apply.txt")"
-a_cmd "set portlist 2,7"
-a_cmd "start"
-within 20 has_frames "$work/s-x1-out.pcap" $st_n
-sleep 0.3
-a_cmd "stop"
+testpmd_cmd "set portlist 2,7"
+testpmd_cmd "start"
+wait_until 20 has_frames "$work/s-x1-out.pcap" $st_n
+testpmd_cmd "stop"
 # The running port (never stopped) finds the DLID in its new policy: the
 # same kind of frames are now sent (tx_unicast), none dropped for want of a
 # DLID, B receives them, and they come back through B's MAC swap.
 expect_eq "mac: with the entry, A's tx_unicast grew by $st_n" $((2 * st_n)) \
-	"$(a_xstat 2 tx_unicast)"
-expect_eq "mac: with the entry, tx_dlid_zero did not move" $st_n "$(a_xstat 2 tx_dlid_zero)"
+	"$(testpmd_xstat 2 tx_unicast)"
+expect_eq "mac: with the entry, tx_dlid_zero did not move" $st_n "$(testpmd_xstat 2 tx_dlid_zero)"
 expect_eq "mac: with the entry, B's vport 0 rx_packets grew by $st_n" $((2 * st_n)) \
 	"$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)"
 expect_eq "mac: with the entry, all $st_n frames to $mac_x came back (B swapped the MACs)" \
@@ -429,21 +398,20 @@ start_b --map 2:3,3:2
 em apply "$work/fwd.yaml" > /dev/null
 # (the config this phase's results depend on was applied)
 expect_eq "reverse: opa-em applies the two-vesw config (exit 0)" 0 "$?"
-within 5 link_is 2 up
-within 5 link_is 3 up
-a_cmd "start"
-within 20 has_frames "$work/r-out.pcap" $r_n
-sleep 0.3
-a_cmd "stop"
+wait_until 5 testpmd_link 2 up
+wait_until 5 testpmd_link 3 up
+testpmd_cmd "start"
+wait_until 20 has_frames "$work/r-out.pcap" $r_n
+testpmd_cmd "stop"
 # The frames did make it back to A, through vesw 2 ...
 expect_eq "reverse: all $r_n frames came back through vesw 2 once, MACs swapped" \
 	"all $r_n back once, MACs swapped" \
 	"$(pcap swapped "$work/r-in.pcap" "$work/r-out.pcap")"
 # ... on A's vesw 2 port only, though addressed to A's vesw 1 LMAC.
 expect_eq "isolation: B's vesw 2 frames reached A's vesw 2 port (vport 1 rx_unicast $r_n)" \
-	$r_n "$(a_xstat 3 rx_unicast)"
+	$r_n "$(testpmd_xstat 3 rx_unicast)"
 expect_eq "isolation: none reached A's vesw 1 port (vport 0 rx 0, so it forwarded nothing to vport 1)" \
-	"rx 0 vport1 tx 0" "rx $(a_xstat 2 rx_good_packets) vport1 tx $(a_xstat 3 tx_good_packets)"
+	"rx 0 vport1 tx 0" "rx $(testpmd_xstat 2 rx_good_packets) vport1 tx $(testpmd_xstat 3 tx_good_packets)"
 phase_stop
 # And the other way on B: A's vesw 1 frames reached only B's vesw 1 port.
 expect_eq "reverse: B's vport 0 received all, its vport 1 sent all" "rx $r_n tx 0|rx 0 tx $r_n" \
@@ -479,21 +447,20 @@ node_a_start "vports=2" "$pcaps" --no-flush-rx --forward-mode=io $peers
 start_b --map 2:2,3:3
 em apply "$work/fwd.yaml" > /dev/null
 expect_eq "modes: opa-em applies the two-vesw config (exit 0)" 0 "$?"
-within 5 link_is 2 up
+wait_until 5 testpmd_link 2 up
 
 # run_mode MODE PCAP_PORT OUT: forward one pcap port through vport 0.
 run_mode() {
-	a_cmd "set fwd $1"
-	a_cmd "set portlist 2,$2"
-	a_cmd "start"
-	within 20 has_frames "$3" $m_n
-	sleep 0.3
-	a_cmd "stop"
+	testpmd_cmd "set fwd $1"
+	testpmd_cmd "set portlist 2,$2"
+	testpmd_cmd "start"
+	wait_until 20 has_frames "$3" $m_n
+	testpmd_cmd "stop"
 }
 run_mode mac 4 "$work/m-mac-out.pcap"
 expect_eq "engine mac: all $m_n frames came back" $m_n "$(pcap count "$work/m-mac-out.pcap")"
 expect_eq "engine mac: each left vport 0 to its peer (B) and came back to the pcap port's peer" \
-	"$m_n $m_n" "$(a_xstat 2 tx_unicast) $(pcap dst "$work/m-mac-out.pcap" "$peer_p")"
+	"$m_n $m_n" "$(testpmd_xstat 2 tx_unicast) $(pcap dst "$work/m-mac-out.pcap" "$peer_p")"
 run_mode macswap 5 "$work/m-swap-out.pcap"
 expect_eq "engine macswap: all $m_n frames came back once, MACs swapped (A, B, A)" \
 	"all $m_n back once, MACs swapped" \
@@ -502,35 +469,35 @@ run_mode csum 6 "$work/m-csum-out.pcap"
 expect_eq "engine csum: all $m_n frames came back" $m_n "$(pcap count "$work/m-csum-out.pcap")"
 expect_eq "engines mac, macswap, csum: vport 0 sent and received $((3 * m_n)) frames, no drop" \
 	"tx $((3 * m_n)) rx $((3 * m_n)) drops 0" \
-	"tx $(a_xstat 2 tx_unicast) rx $(a_xstat 2 rx_unicast) drops $(( $(a_xstat 2 tx_errors) + $(a_xstat 2 rx_errors) ))"
+	"tx $(testpmd_xstat 2 tx_unicast) rx $(testpmd_xstat 2 rx_unicast) drops $(( $(testpmd_xstat 2 tx_errors) + $(testpmd_xstat 2 rx_errors) ))"
 
 b0=$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)
-a_cmd "set fwd txonly"
-a_cmd "set portlist 2"
-a_cmd "start"
-within 10 xstat_reaches 2 tx_unicast $((3 * m_n + 1000))
-a_cmd "stop"
-tx1=$(a_xstat 2 tx_unicast)
+testpmd_cmd "set fwd txonly"
+testpmd_cmd "set portlist 2"
+testpmd_cmd "start"
+wait_until 10 xstat_reaches 2 tx_unicast $((3 * m_n + 1000))
+testpmd_cmd "stop"
+tx1=$(testpmd_xstat 2 tx_unicast)
 expect_eq "engine txonly: vport 0 sent generated frames to its peer, none without a DLID" \
-	"yes dlid0 0" "$([ "$tx1" -ge $((3 * m_n + 1000)) ] && echo yes) dlid0 $(a_xstat 2 tx_dlid_zero)"
+	"yes dlid0 0" "$([ "$tx1" -ge $((3 * m_n + 1000)) ] && echo yes) dlid0 $(testpmd_xstat 2 tx_dlid_zero)"
 b1=$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)
 expect_eq "engine txonly: B's vport 0 received them (EM counters: at least 1000 more)" yes \
 	"$([ "$((b1 - b0))" -ge 1000 ] 2>/dev/null && echo yes)"
-rx1=$(a_xstat 2 rx_unicast)
-a_cmd "set fwd rxonly"
-a_cmd "start"
-within 10 xstat_reaches 2 rx_unicast $((rx1 + 100))
-a_cmd "stop"
+rx1=$(testpmd_xstat 2 rx_unicast)
+testpmd_cmd "set fwd rxonly"
+testpmd_cmd "start"
+wait_until 10 xstat_reaches 2 rx_unicast $((rx1 + 100))
+testpmd_cmd "stop"
 expect_eq "engine rxonly: vport 0 received what B sent back meanwhile, no receive error" \
 	"yes errors 0" \
-	"$([ "$(a_xstat 2 rx_unicast)" -ge $((rx1 + 100)) ] && echo yes) errors $(a_xstat 2 rx_errors)"
+	"$([ "$(testpmd_xstat 2 rx_unicast)" -ge $((rx1 + 100)) ] && echo yes) errors $(testpmd_xstat 2 rx_errors)"
 phase_stop
 phase_end
 
 ########################################################################
 # Every phase cleaned up after itself.
 left=$(for d in $pdirs; do [ -e "$d" ] && echo "$d"; done
-	ls "$work"/*.sock "$work/a.in" 2>/dev/null
+	ls "$work"/*.sock "$work/a.log.in" 2>/dev/null
 	ls -d /var/run/dpdk/$prefix-* 2>/dev/null
 	pgrep -f -- "--file-prefix $prefix-" || true)
 expect_eq "no process, socket, plugin copy or DPDK runtime directory left behind" "" "$left"
