@@ -69,7 +69,9 @@ if [ $asan -eq 1 ]; then
 		-Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C build-asan
 	echo "== tests under ASan + UBSan: unit, pmd, system, fuzz"
-	run_suites build-asan unit pmd system fuzz
+	# undefined behaviour fails the test that shows it, as an ASan finding does
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
+		run_suites build-asan unit pmd system fuzz
 fi
 echo "== wall time per suite"
 printf '%s\n' "${summary[@]}"
