@@ -138,7 +138,6 @@ timeout 60 "$perf" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-ppc" -- -a "$w
 	--pingpong rc --listen $((20000 + $$ % 20000)) --gid-ip 10.0.0.9 \
 	--peer-mac 02:00:00:00:00:09 > "$work/pp.log" 2>&1 &
 pp_pid=$!
-pids+=($pp_pid)
 if wait_log "$work/pp.log" 'waiting for a client' 30; then
 	stop "$pp_pid" 2
 	pp_rc=$?
