@@ -12,6 +12,7 @@
 #include <rte_common.h>
 #include <rte_ether.h>
 
+#include "omni_mbuf.h"
 #include "vrdma_net.h"
 
 /*
@@ -74,20 +75,13 @@ static uint32_t
 copy_out(const struct vrdma_chain *ch, uint32_t at, const struct rte_mbuf *m, uint32_t off,
 	 uint32_t len)
 {
-	uint32_t done = 0;
+	struct omni_mbuf_span s;
+	const uint8_t *p;
+	uint32_t n, done = 0;
 
-	for (; m != NULL && done < len; m = m->next) {
-		uint32_t n;
-
-		if (off >= m->data_len) {
-			off -= m->data_len;
-			continue;
-		}
-		n = RTE_MIN((uint32_t)m->data_len - off, len - done);
-		done += vrdma_chain_write_at(ch, at + done, rte_pktmbuf_mtod_offset(m, uint8_t *, off),
-					     n);
-		off = 0;
-	}
+	omni_mbuf_span_init(&s, m, off, len);
+	while ((n = omni_mbuf_span_next(&s, &p)) > 0)
+		done += vrdma_chain_write_at(ch, at + done, p, n);
 	return done;
 }
 

@@ -475,7 +475,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint8_t le[4];
 
 		wu_put_le32(le, icrc);
-		wu_chain_write(m, len - ROCE_ICRC_LEN, le, 4);
+		omni_mbuf_copy_in(m, len - ROCE_ICRC_LEN, le, 4);
 	}
 	stats_take(before);
 	left = roce_dev_rx_burst(dev, &m, 1);

@@ -25,6 +25,7 @@
 #include <rte_mbuf.h>
 #include <zlib.h>
 
+#include "omni_mbuf.h"
 #include "roce_wire.h"
 
 static inline uint32_t
@@ -233,24 +234,6 @@ wu_xchain(struct rte_mempool *mp, const uint8_t *b, uint32_t len, const uint32_t
 		off = end;
 	} while (off < len);
 	return head;
-}
-
-/* Write @p n bytes at offset @p off of a chain. */
-static inline void
-wu_chain_write(struct rte_mbuf *m, uint32_t off, const uint8_t *src, uint32_t n)
-{
-	for (; m != NULL && n > 0; m = m->next) {
-		if (off >= m->data_len) {
-			off -= m->data_len;
-			continue;
-		}
-		while (off < m->data_len && n > 0) {
-			*rte_pktmbuf_mtod_offset(m, uint8_t *, off) = *src++;
-			off++;
-			n--;
-		}
-		off = 0;
-	}
 }
 
 /* roce_pkt_parse() of @p b in exactly-sized segments; -1 when out of memory. */

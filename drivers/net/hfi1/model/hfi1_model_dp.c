@@ -15,6 +15,7 @@
 #include <rte_memory.h>
 
 #include "hfi1_model_priv.h"
+#include "omni_mbuf.h"
 #include "opa16b.h"
 
 /* Host memory at iova for len bytes, or NULL if it is not DPDK memory. */
@@ -395,26 +396,6 @@ rsm_steer(const struct hfi1_model *m, const uint8_t *hdr)
 	return -1;
 }
 
-/* Copy bytes [from, pkt_len) of the chain to dst. */
-static void
-chain_copy(const struct rte_mbuf *pkt, uint32_t from, uint8_t *dst)
-{
-	const struct rte_mbuf *seg;
-
-	for (seg = pkt; seg != NULL; seg = seg->next) {
-		const uint8_t *src = rte_pktmbuf_mtod(seg, const uint8_t *);
-		uint32_t len = seg->data_len;
-
-		if (from >= len) {
-			from -= len;
-			continue;
-		}
-		memcpy(dst, src + from, len - from);
-		dst += len - from;
-		from = 0;
-	}
-}
-
 static void
 rcv_deliver(struct hfi1_model *m, struct rte_mbuf *pkt)
 {
@@ -530,7 +511,7 @@ rcv_deliver(struct hfi1_model *m, struct rte_mbuf *pkt)
 		m->st.rcv_dma_error++;
 		return;
 	}
-	chain_copy(pkt, len - data_len, egr + off);
+	omni_mbuf_copy_out(pkt, len - data_len, egr + off, data_len);
 	memcpy(rhq + MODEL_HDRQ_OFFSET_DWS * 4, p, HFI1_BYPASS_HDR_LEN);
 	c->egr_cur = cur;
 	c->egr_off = off + data_len;
