@@ -8,8 +8,9 @@
 /**
  * @file
  * The backend's switch: one wire (an ethdev port) and the vhost-user-rdma
- * devices, joined as a learning-free Ethernet switch whose only addresses
- * are the devices' own MACs.
+ * devices, joined as an Ethernet switch by destination MAC: the devices' own
+ * MACs, and the stations it learns behind each device and on the wire
+ * (vsw_learn(): a guest's NIC has QEMU's MAC, not the device's).
  *
  * Three pipeline stages (lib/pipeline) run it:
  *  - ingress (source): receives from the wire, serves its devices
