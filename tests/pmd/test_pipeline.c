@@ -631,7 +631,8 @@ test_stop_drains_in_flight(void **state)
 		 * back-pressure, the work stage dropping on it
 		 */
 		TEST_WAIT(rte_ring_count(pipe_stage_ring(p, v[i].slow_ring)) >= 400 &&
-			  (v[i].flags != 0 || stats(p, 1, PIPE_ALL_WORKERS).drop_ring > 0), WAIT_MS);
+			  (v[i].flags != 0 || stats(p, 1, PIPE_ALL_WORKERS).drop_ring > 0),
+			  WAIT_MS);
 		assert_int_equal(pipe_stop(p), 0);
 		assert_true(sink.received >= 400);
 		check_clean_sink();
