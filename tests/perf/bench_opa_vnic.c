@@ -24,7 +24,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_cycles.h>
@@ -39,6 +38,7 @@
 #include "opa16b_lmac.h"
 #include "opa16b_vnic.h"
 #include "test_eal.h"
+#include "test_wait.h"
 #include "vema_agent.h"
 #include "vema_mad.h"
 #include "vnic.h"
@@ -102,17 +102,18 @@ configure_vport(uint16_t wire_port, uint32_t lid)
 }
 
 static bool
-link_up(uint16_t port)
+link_is_up(uint16_t port)
 {
 	struct rte_eth_link l;
-	unsigned int i;
 
-	for (i = 0; i < 2000; i++) {
-		if (rte_eth_link_get_nowait(port, &l) == 0 && l.link_status)
-			return true;
-		usleep(1000);
-	}
-	return false;
+	return rte_eth_link_get_nowait(port, &l) == 0 && l.link_status;
+}
+
+/* Wait (up to 2 s) for @port's link to be up. */
+static bool
+link_up(uint16_t port)
+{
+	return test_wait_until(link_is_up(port), 2000);
 }
 
 /* IN_FLIGHT packets on @port: Ethernet frames of @len (vnic) or the 16B
@@ -191,7 +192,15 @@ setup(uint16_t *ba, uint16_t *bb, uint16_t *va, uint16_t *vb)
 		fprintf(stderr, "bench_opa_vnic: cannot send the EM's SET to node 1\n");
 		return -1;
 	}
-	usleep(100 * 1000);
+	/*
+	 * Node 1's control tick answers the SET on its fabric port, then
+	 * applies it: its VNIC link up means it did both. Only then the
+	 * second SET, which goes out on the wire port of that same node.
+	 */
+	if (!link_up(*va)) {
+		fprintf(stderr, "bench_opa_vnic: node 1 did not apply the EM's SET\n");
+		return -1;
+	}
 	if (configure_vport((uint16_t)hfi1_model_wire_port(hfi1_port_model(ha)), 2) != 0) {
 		fprintf(stderr, "bench_opa_vnic: cannot send the EM's SET to node 2\n");
 		return -1;

@@ -44,6 +44,7 @@
 
 #include "roce.h"
 #include "test_eal.h"
+#include "test_wait.h"
 #include "vrdma.h"
 #include "vuf_rdma.h"
 
@@ -439,7 +440,6 @@ virtio_up(struct side *s, uint8_t last, struct rte_ring *rx, struct rte_ring *tx
 	struct vrdma_conf conf;
 	uint32_t pdn = 0, rkey;
 	char err[160];
-	uint64_t end;
 
 	memset(s, 0, sizeof(*s));
 	s->virtio = true;
@@ -459,11 +459,10 @@ virtio_up(struct side *s, uint8_t last, struct rte_ring *rx, struct rte_ring *tx
 	if (s->d == NULL)
 		fail(err);
 	/* the device serves once it saw the connection */
-	end = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
 	memcpy(g.gid, s->gid, 16);
-	while (vuf_rdma_cmd(s->d, VRDMA_CMD_ADD_GID, &g, sizeof(g), NULL, 0) != 0)
-		if (rte_get_timer_cycles() > end)
-			fail("ADD_GID");
+	if (!test_wait_until(vuf_rdma_cmd(s->d, VRDMA_CMD_ADD_GID, &g, sizeof(g), NULL, 0) == 0,
+			     5000))
+		fail("ADD_GID not answered in 5 s");
 	s->buf = vuf_mem_alloc(vuf_rdma_mem(s->d), (size_t)wl->rq * MSG, 4096);
 	if (s->buf == NULL || vuf_rdma_create_pd(s->d, &pdn) != 0 ||
 	    vuf_rdma_create_cq(s->d, 1024, &s->vcqn) != 0 ||

@@ -25,6 +25,7 @@
 #include "opa16b_vnic.h"
 #include "vema_agent.h"
 #include "vema_mad.h"
+#include "test_wait.h"
 #include "vnic.h"
 
 #define A_LID 1
@@ -358,6 +359,41 @@ em_call_dump(struct vtopo *t)
 }
 
 /*
+ * Take what came back on the remote side until the reply to @tid (a GET_RESP)
+ * is found or nothing is left: one turn of em_call()'s wait. True when found;
+ * its status goes to @status, its data to @reply_data.
+ */
+static inline bool
+em_reply_take(struct vtopo *t, uint64_t tid, int *status, uint8_t *reply_data)
+{
+	uint8_t pkt[VEMA_PKT_MAX];
+	struct rte_mbuf *r;
+
+	if (t->generic)
+		gen_pump(t);
+	while (peer_rx(t, &r, 1) != 0) {
+		struct opa16b_fm_info info;
+		struct vema_hdr h;
+		const uint8_t *p;
+
+		p = rte_pktmbuf_read(r, 0, r->pkt_len, pkt);
+		if (p != NULL && r->pkt_len <= sizeof(pkt) &&
+		    opa16b_fm_parse(p, r->pkt_len, &info) == OPA16B_FM_OK) {
+			vema_hdr_decode(info.mad, &h);
+			if (h.tid == tid && h.method == VEMA_METHOD_GET_RESP) {
+				if (reply_data != NULL)
+					memcpy(reply_data, info.mad + VEMA_HDR_LEN, VEMA_DATA_LEN);
+				rte_pktmbuf_free(r);
+				*status = h.status;
+				return true;
+			}
+		}
+		rte_pktmbuf_free(r);	/* VNIC traffic or a trap: not ours */
+	}
+	return false;
+}
+
+/*
  * One EM request from B (or the generic fabric's far end) to the agent;
  * returns the reply status (or -1 when no reply came within t->em_ms).
  * @data is the attribute payload; the reply's data goes to @reply_data.
@@ -374,9 +410,8 @@ em_call(struct vtopo *t, uint8_t method, uint16_t attr, uint32_t mod, const void
 	struct vema_hdr h;
 	struct rte_mbuf *m;
 	uint64_t tid = t->tid++;
-	uint64_t end = rte_get_timer_cycles() +
-		rte_get_timer_hz() * (t->em_ms != 0 ? t->em_ms : VT_WAIT_MS) / 1000;
-	int n;
+	unsigned int ms = t->em_ms != 0 ? t->em_ms : VT_WAIT_MS;
+	int n, status = -1;
 
 	memset(mad, 0, sizeof(mad));
 	vema_hdr_request(&h, method, attr, mod, tid);
@@ -389,32 +424,11 @@ em_call(struct vtopo *t, uint8_t method, uint16_t attr, uint32_t mod, const void
 	assert_non_null(m);
 	memcpy(rte_pktmbuf_append(m, (uint16_t)n), pkt, n);
 	peer_tx(t, &m, 1);
-	while (rte_get_timer_cycles() < end) {
-		struct rte_mbuf *r;
-		struct opa16b_fm_info info;
-		const uint8_t *p;
-
-		if (t->generic)
-			gen_pump(t);
-		if (peer_rx(t, &r, 1) == 0) {
-			usleep(200);
-			continue;
-		}
-		p = rte_pktmbuf_read(r, 0, r->pkt_len, pkt);
-		if (p != NULL && r->pkt_len <= sizeof(pkt) &&
-		    opa16b_fm_parse(p, r->pkt_len, &info) == OPA16B_FM_OK) {
-			vema_hdr_decode(info.mad, &h);
-			if (h.tid == tid && h.method == VEMA_METHOD_GET_RESP) {
-				if (reply_data != NULL)
-					memcpy(reply_data, info.mad + VEMA_HDR_LEN, VEMA_DATA_LEN);
-				rte_pktmbuf_free(r);
-				return h.status;
-			}
-		}
-		rte_pktmbuf_free(r);	/* VNIC traffic or a trap: not ours */
-	}
+	if (test_wait_until(em_reply_take(t, tid, &status, reply_data), ms))
+		return status;
 	/* no reply: what the device saw (diagnosis of a failed test) */
-	fprintf(stderr, "em_call: no reply to attr 0x%04x tid %" PRIu64 "\n", attr, tid);
+	fprintf(stderr, "em_call: no reply to attr 0x%04x tid %" PRIu64 " in %u ms\n", attr,
+		tid, ms);
 	em_call_dump(t);
 	return -1;
 }
@@ -560,19 +574,24 @@ em_set_trap_lid(struct vtopo *t, uint32_t trap_lid)
 				 NULL), VEMA_STATUS_OK);
 }
 
-/* Wait (up to VT_WAIT_MS) for a port's link to be @up. */
+/* Is a port's link @up? */
+static inline bool
+link_is(uint16_t port, bool up)
+{
+	struct rte_eth_link l;
+
+	assert_int_equal(rte_eth_link_get_nowait(port, &l), 0);
+	return (bool)l.link_status == up;
+}
+
+/* Wait (up to VT_WAIT_MS) for a port's link to be @up; says on stderr when it was not. */
 static inline bool
 link_wait(uint16_t port, bool up)
 {
-	struct rte_eth_link l;
-	unsigned int i;
-
-	for (i = 0; i < VT_WAIT_MS; i++) {
-		assert_int_equal(rte_eth_link_get_nowait(port, &l), 0);
-		if ((bool)l.link_status == up)
-			return true;
-		usleep(1000);
-	}
+	if (test_wait_until(link_is(port, up), VT_WAIT_MS))
+		return true;
+	fprintf(stderr, "link_wait: port %u link not %s in %u ms\n", port, up ? "up" : "down",
+		VT_WAIT_MS);
 	return false;
 }
 
@@ -601,17 +620,16 @@ lsc_count_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
 	return 0;
 }
 
-/* Wait (up to VT_WAIT_MS) for the LSC event count of @port to reach @n. */
+/* Wait (up to VT_WAIT_MS) for the LSC event count of @port to reach @n; says on stderr
+ * when it did not. */
 static inline bool
 lsc_wait(uint16_t port, uint32_t n)
 {
-	unsigned int i;
-
-	for (i = 0; i < VT_WAIT_MS; i++) {
-		if (__atomic_load_n(lsc_counter(port), __ATOMIC_ACQUIRE) >= n)
-			return true;
-		usleep(1000);
-	}
+	if (test_wait_until(__atomic_load_n(lsc_counter(port), __ATOMIC_ACQUIRE) >= n,
+			    VT_WAIT_MS))
+		return true;
+	fprintf(stderr, "lsc_wait: port %u saw %u LSC events of %u in %u ms\n", port,
+		__atomic_load_n(lsc_counter(port), __ATOMIC_ACQUIRE), n, VT_WAIT_MS);
 	return false;
 }
 
@@ -722,11 +740,10 @@ frame_is(const struct rte_mbuf *m, uint32_t len, const struct rte_ether_addr *ds
 static inline uint16_t
 vnic_recv(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t want, unsigned int ms)
 {
-	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * ms / 1000;
 	uint16_t got = 0;
 
-	while (got < want && rte_get_timer_cycles() < end)
-		got += rte_eth_rx_burst(port, q, pkts + got, want - got);
+	(void)test_wait_until((got += rte_eth_rx_burst(port, q, pkts + got, want - got)) >= want,
+			      ms);
 	return got;
 }
 
@@ -755,6 +772,18 @@ vnic_recv_none(uint16_t port, uint16_t q, unsigned int ms)
 	assert_int_equal(n, 0);
 }
 
+/* One burst from a VNIC queue: nothing may arrive. True (for a wait's condition). */
+static inline bool
+vnic_rx_nothing(uint16_t port, uint16_t q)
+{
+	struct rte_mbuf *r[32];
+	uint16_t n = rte_eth_rx_burst(port, q, r, RTE_DIM(r));
+
+	rte_pktmbuf_free_bulk(r, n);
+	assert_int_equal(n, 0);
+	return true;
+}
+
 /* A device-wide xstat's id (the same on every port of the device). */
 static inline uint64_t
 xstat_id(uint16_t port, const char *name)
@@ -774,6 +803,20 @@ xstat_by_id(uint16_t port, uint64_t id)
 	return v;
 }
 
+/* A burst from (@port, @q) kept in @pkts at *@got (asserting it fits in @cap);
+ * returns its size. */
+static inline uint16_t
+vnic_rx_keep(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t cap, uint16_t *got)
+{
+	struct rte_mbuf *r[64];
+	uint16_t n = rte_eth_rx_burst(port, q, r, RTE_DIM(r));
+
+	assert_true(*got + n <= cap);
+	memcpy(pkts + *got, r, n * sizeof(r[0]));
+	*got += n;
+	return n;
+}
+
 /*
  * Drive the dispatcher: poll VNIC queue (@port, @q) until the device has
  * taken @until fabric packets in all (xstat fabric_rx_packets) or @ms
@@ -785,20 +828,13 @@ vnic_poll_fabric(uint16_t port, uint16_t q, uint64_t until, struct rte_mbuf **pk
 		 uint16_t cap, unsigned int ms)
 {
 	uint64_t id = xstat_id(port, "fabric_rx_packets");
-	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * ms / 1000;
 	uint16_t got = 0;
 
-	for (;;) {
-		struct rte_mbuf *r[64];
-		uint16_t n = rte_eth_rx_burst(port, q, r, RTE_DIM(r));
-
-		assert_true(got + n <= cap);
-		memcpy(pkts + got, r, n * sizeof(r[0]));
-		got += n;
-		if (n == 0 && (xstat_by_id(port, id) >= until ||
-			       rte_get_timer_cycles() >= end))
-			break;
-	}
+	if (!test_wait_until(vnic_rx_keep(port, q, pkts, cap, &got) == 0 &&
+			     xstat_by_id(port, id) >= until, ms))
+		/* at the deadline, still keep what is queued */
+		while (vnic_rx_keep(port, q, pkts, cap, &got) != 0)
+			;
 	return got;
 }
 
@@ -854,29 +890,35 @@ rxbins_free(struct rxbins *b)
 	}
 }
 
+/* One turn of peer_recv(): take up to @want - *@got 16B packets (FM packets are
+ * dropped) into @pkts at *@got; true when @want came. */
+static inline bool
+peer_recv_turn(struct vtopo *t, struct rte_mbuf **pkts, uint16_t want, uint16_t *got)
+{
+	struct rte_mbuf *r[64];
+	uint16_t n, i;
+
+	/* no more than wanted: the rest stays queued for the next call */
+	n = peer_rx(t, r, RTE_MIN((uint16_t)RTE_DIM(r), (uint16_t)(want - *got)));
+	for (i = 0; i < n; i++) {
+		uint8_t hdr[OPA16B_VNIC_HDR_LEN];
+		const uint8_t *h = rte_pktmbuf_read(r[i], 0, sizeof(hdr), hdr);
+
+		if (h != NULL && opa16b_get_l4(h) == OPA16B_L4_FM)
+			rte_pktmbuf_free(r[i]);
+		else
+			pkts[(*got)++] = r[i];
+	}
+	return *got >= want;
+}
+
 /* Receive 16B packets on the remote side (skipping FM packets), up to @ms milliseconds. */
 static inline uint16_t
 peer_recv(struct vtopo *t, struct rte_mbuf **pkts, uint16_t want, unsigned int ms)
 {
-	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * ms / 1000;
 	uint16_t got = 0;
 
-	while (got < want && rte_get_timer_cycles() < end) {
-		struct rte_mbuf *r[64];
-		uint16_t n, i;
-
-		/* no more than wanted: the rest stays queued for the next call */
-		n = peer_rx(t, r, RTE_MIN((uint16_t)RTE_DIM(r), (uint16_t)(want - got)));
-		for (i = 0; i < n; i++) {
-			uint8_t hdr[OPA16B_VNIC_HDR_LEN];
-			const uint8_t *h = rte_pktmbuf_read(r[i], 0, sizeof(hdr), hdr);
-
-			if (h != NULL && opa16b_get_l4(h) == OPA16B_L4_FM)
-				rte_pktmbuf_free(r[i]);
-			else
-				pkts[got++] = r[i];
-		}
-	}
+	(void)test_wait_until(peer_recv_turn(t, pkts, want, &got), ms);
 	return got;
 }
 
@@ -891,27 +933,19 @@ peer_recv_none(struct vtopo *t, unsigned int ms)
 	assert_int_equal(n, 0);
 }
 
-/*
- * Wait (up to @ms) for a trap with opcode @opcode from vport @idx on the
- * remote side; other packets are dropped. Returns true and fills @tr and
- * @h (its MAD header) when one came.
- */
+/* One turn of peer_recv_trap(): read the remote side until the trap is found
+ * (true) or nothing is left; other packets are dropped. */
 static inline bool
-peer_recv_trap(struct vtopo *t, uint8_t opcode, uint8_t idx, struct vema_trap *tr,
-	       struct vema_hdr *h, struct opa16b_fm_info *fi, unsigned int ms)
+peer_take_trap(struct vtopo *t, uint8_t opcode, uint8_t idx, struct vema_trap *tr,
+	       struct vema_hdr *h, struct opa16b_fm_info *fi)
 {
-	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * ms / 1000;
 	static uint8_t buf[VEMA_PKT_MAX];
+	struct rte_mbuf *r;
 
-	while (rte_get_timer_cycles() < end) {
-		struct rte_mbuf *r;
+	while (peer_rx(t, &r, 1) != 0) {
 		const uint8_t *p;
 		bool found = false;
 
-		if (peer_rx(t, &r, 1) == 0) {
-			usleep(200);
-			continue;
-		}
 		p = r->pkt_len <= sizeof(buf) ? rte_pktmbuf_read(r, 0, r->pkt_len, buf) : NULL;
 		if (p != NULL && opa16b_fm_parse(p, r->pkt_len, fi) == OPA16B_FM_OK &&
 		    fi->mad_len >= VEMA_HDR_LEN + VEMA_NOTICE_LEN) {
@@ -925,6 +959,18 @@ peer_recv_trap(struct vtopo *t, uint8_t opcode, uint8_t idx, struct vema_trap *t
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Wait (up to @ms) for a trap with opcode @opcode from vport @idx on the
+ * remote side; other packets are dropped. Returns true and fills @tr and
+ * @h (its MAD header) when one came.
+ */
+static inline bool
+peer_recv_trap(struct vtopo *t, uint8_t opcode, uint8_t idx, struct vema_trap *tr,
+	       struct vema_hdr *h, struct opa16b_fm_info *fi, unsigned int ms)
+{
+	return test_wait_until(peer_take_trap(t, opcode, idx, tr, h, fi), ms);
 }
 
 /* The device's own mbuf pool (frames received from net_hfi1 come from it). */

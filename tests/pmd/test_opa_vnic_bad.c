@@ -354,8 +354,8 @@ test_hfi1_bad_input_counted(void **state)
 		wire_send_raw(&t.b, buf, n);
 		n = raw_vnic(buf, A_LID, 10, 64, &mac, 3);
 		wire_send_raw(&t.b, buf, n - 4);
-		for (n = 0; n < VT_WAIT_MS && xstat(t.a.port, "rx_err_len") < len_err + 2; n++)
-			vnic_recv_none(t.vp[0], 0, 1);
+		TEST_WAIT(vnic_rx_nothing(t.vp[0], 0) &&
+			  xstat(t.a.port, "rx_err_len") >= len_err + 2, VT_WAIT_MS);
 		assert_int_equal(node_model_stats(&t.a).rcv_not_bypass, ms.rcv_not_bypass + 1);
 		assert_int_equal(xstat(t.a.port, "rx_err_len"), len_err + 2);
 		xs_expect(t.vp[0], &before, none, 0, "refused by the HFI");

@@ -690,6 +690,17 @@ em_request(struct vtopo *t, uint8_t method, uint16_t attr, uint32_t mod, const v
 	return m;
 }
 
+/* Take up to @n packets on the remote side and free them; returns how many. */
+static unsigned int
+peer_free_upto(struct vtopo *t, unsigned int n)
+{
+	struct rte_mbuf *r[32];
+	uint16_t got = peer_rx(t, r, (uint16_t)RTE_MIN(n, RTE_DIM(r)));
+
+	rte_pktmbuf_free_bulk(r, got);
+	return got;
+}
+
 /*
  * When the EM has the reply to a SET VESWPORT_INFO, the vport already
  * receives on its new vesw: a frame sent the moment the reply arrives is
@@ -714,8 +725,8 @@ test_set_reply_means_vesw_live(void **state)
 	for (k = 0; k < 20; k++) {
 		uint16_t vesw = (uint16_t)(100 + k);
 		struct rte_mbuf *burst[32], *r;
-		uint64_t set_tid = t.tid, f, end;
-		bool replied = false;
+		uint64_t set_tid = t.tid, f;
+		int status = -1;
 
 		em_cfg(&v, &p, vesw, 0, 1500, VNIC_STATE_FORWARDING);
 		vema_veswport_info_encode(d, &v, &p);
@@ -725,25 +736,8 @@ test_set_reply_means_vesw_live(void **state)
 			burst[i] = em_request(&t, VEMA_METHOD_GET, VEMA_ATTR_CLASS_PORT_INFO, 0,
 					      d, 0, t.tid++);
 		peer_tx(&t, burst, RTE_DIM(burst));
-		end = rte_get_timer_cycles() + rte_get_timer_hz() * VT_WAIT_MS / 1000;
-		while (!replied && rte_get_timer_cycles() < end) {
-			static uint8_t buf[VEMA_PKT_MAX];
-			struct opa16b_fm_info fi;
-			struct vema_hdr h;
-
-			if (peer_rx(&t, &r, 1) == 0)
-				continue;
-			if (r->pkt_len <= sizeof(buf) &&
-			    opa16b_fm_parse(rte_pktmbuf_read(r, 0, r->pkt_len, buf), r->pkt_len,
-					    &fi) == OPA16B_FM_OK) {
-				vema_hdr_decode(fi.mad, &h);
-				replied = h.tid == set_tid;
-				if (replied)
-					assert_int_equal(h.status, VEMA_STATUS_OK);
-			}
-			rte_pktmbuf_free(r);
-		}
-		assert_true(replied);
+		TEST_WAIT(em_reply_take(&t, set_tid, &status, NULL), VT_WAIT_MS);
+		assert_int_equal(status, VEMA_STATUS_OK);
 		/* at once: the other 31 replies are still being made */
 		f = xstat(t.vp[0], "fabric_rx_packets");
 		peer_send(&t, vesw, 64, &mac, k);
@@ -751,13 +745,9 @@ test_set_reply_means_vesw_live(void **state)
 		assert_true(frame_is(r, 64, &mac, k));
 		rte_pktmbuf_free(r);
 		/* the other replies */
-		end = rte_get_timer_cycles() + rte_get_timer_hz() * VT_WAIT_MS / 1000;
-		for (i = 1; i < RTE_DIM(burst) && rte_get_timer_cycles() < end; ) {
-			if (peer_rx(&t, &r, 1) == 0)
-				continue;
-			rte_pktmbuf_free(r);
-			i++;
-		}
+		i = 1;
+		TEST_WAIT((i += peer_free_upto(&t, RTE_DIM(burst) - i)) == RTE_DIM(burst),
+			  VT_WAIT_MS);
 		assert_int_equal(i, RTE_DIM(burst));
 	}
 	assert_int_equal(xstat(t.vp[0], "rx_bad_veswid"), 0);

@@ -8,8 +8,17 @@
 
 #include "opa_vnic_test_util.h"
 #include "test_case.h"
+#include "test_wait.h"
 
 static struct rxbins bins;
+
+/* A device xstat, after one gen_pump(). */
+static uint64_t
+pumped_xstat(struct vtopo *t, const char *name)
+{
+	gen_pump(t);
+	return xstat(t->vp[0], name);
+}
 
 /*
  * Management on a generic fabric: there is no management queue, so FM
@@ -26,7 +35,6 @@ test_generic_em_on_data_queues(void **state)
 	struct vnic_port_info p;
 	struct rte_eth_stats st;
 	uint64_t tx0, drops;
-	unsigned int i;
 	struct vtopo t;
 
 	(void)state;
@@ -58,10 +66,7 @@ test_generic_em_on_data_queues(void **state)
 			 -1);
 	t.lid = GEN_LID;
 	t.em_ms = 0;
-	for (i = 0; i < VT_WAIT_MS && xstat(t.vp[0], "vema_drops") == drops; i++) {
-		gen_pump(&t);
-		usleep(1000);
-	}
+	TEST_WAIT(pumped_xstat(&t, "vema_drops") != drops, VT_WAIT_MS);
 	assert_int_equal(xstat(t.vp[0], "vema_drops"), drops + 1);
 	assert_int_equal(xstat(t.vp[0], "mgmt_tx") - tx0, 3);	/* no reply to it */
 	gtopo_destroy(&t);

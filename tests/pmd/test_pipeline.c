@@ -33,11 +33,12 @@
 #include "pipeline.h"
 #include "test_case.h"
 #include "test_eal.h"
+#include "test_wait.h"
 
 #define POOL_SIZE 8191
 #define MAGIC 0x50495045u
 /* generous: sanitizers and other jobs on few CPUs slow the lcores down */
-#define WAIT_S 120
+#define WAIT_MS (120 * 1000)
 
 /* What a test packet carries. */
 struct tpkt {
@@ -231,28 +232,11 @@ place(struct pipe *p, const char *spec)
 		fail_msg("pipe_place(%s): %d %s", spec, ret, err);
 }
 
-/* Poll @cond every millisecond on the main lcore; fail after WAIT_S. */
-#define WAIT_FOR(cond) do { \
-		uint64_t end_ = rte_get_timer_cycles() + WAIT_S * rte_get_timer_hz(); \
-		while (!(cond)) { \
-			if (rte_get_timer_cycles() > end_) \
-				fail_msg("timeout waiting for %s", #cond); \
-			rte_delay_us_sleep(1000); \
-		} \
-	} while (0)
-
-/* Wait until the sink has received @n packets; false on timeout. */
-static int
-wait_received(uint64_t n)
+/* Packets the sink has received so far. */
+static uint64_t
+sink_received(void)
 {
-	uint64_t end = rte_get_timer_cycles() + WAIT_S * rte_get_timer_hz();
-
-	while (__atomic_load_n(&sink.received, __ATOMIC_ACQUIRE) < n) {
-		if (rte_get_timer_cycles() > end)
-			return 0;
-		rte_delay_us_sleep(1000);
-	}
-	return 1;
+	return __atomic_load_n(&sink.received, __ATOMIC_ACQUIRE);
 }
 
 static struct pipe_stats
@@ -425,7 +409,7 @@ test_three_stages_exact(void **state)
 	assert_true(pipe_running(p));
 	assert_int_equal(pipe_start(p), -EBUSY);
 	assert_int_equal(pipe_stats_reset(p), -EBUSY);
-	assert_true(wait_received(n));
+	TEST_WAIT(sink_received() >= n, WAIT_MS);
 	assert_int_equal(pipe_stop(p), 0);
 	assert_false(pipe_running(p));
 	check_clean_sink();
@@ -450,7 +434,7 @@ test_three_stages_exact(void **state)
 	/* restart: the quota grows, counters carry on */
 	src.quota = 2 * n;
 	assert_int_equal(pipe_start(p), 0);
-	assert_true(wait_received(2 * n));
+	TEST_WAIT(sink_received() >= 2 * n, WAIT_MS);
 	assert_int_equal(pipe_stop(p), 0);
 	check_clean_sink();
 	assert_int_equal(stats(p, 2, PIPE_ALL_WORKERS).pkts_out, 2 * n);
@@ -479,7 +463,7 @@ test_callback_drops_counted(void **state)
 	idle_us = 0;
 	place(p, "rx@1,work@2,tx@3");
 	assert_int_equal(pipe_start(p), 0);
-	assert_true(wait_received(n - n / 10));
+	TEST_WAIT(sink_received() >= n - n / 10, WAIT_MS);
 	assert_int_equal(pipe_stop(p), 0);
 	st = stats(p, 1, PIPE_ALL_WORKERS);
 	assert_int_equal(st.pkts_in, n);
@@ -513,7 +497,7 @@ test_multi_worker_stage(void **state)
 	assert_int_equal(pipe_stage_lcore(p, 1, 1), 4);
 	assert_int_equal(pipe_stage_lcore(p, 1, 2), -EINVAL);
 	assert_int_equal(pipe_start(p), 0);
-	assert_true(wait_received(2 * (uint64_t)n));
+	TEST_WAIT(sink_received() >= 2 * (uint64_t)n, WAIT_MS);
 	assert_int_equal(pipe_stop(p), 0);
 	check_clean_sink();
 	assert_int_equal(src.produced[0], n);
@@ -556,12 +540,11 @@ test_ring_full_drops_counted(void **state)
 	place(p, "rx@1,work@2,tx@3");
 	assert_int_equal(pipe_start(p), 0);
 	/* the source is done once it has produced its quota */
-	WAIT_FOR(stats(p, 0, PIPE_ALL_WORKERS).pkts_in == n);
+	TEST_WAIT(stats(p, 0, PIPE_ALL_WORKERS).pkts_in == n, WAIT_MS);
 	mid.gate = 1;
 	/* the work stage may drop too, if the sink lags behind */
-	WAIT_FOR(stats(p, 0, PIPE_ALL_WORKERS).drop_ring +
-		 stats(p, 1, PIPE_ALL_WORKERS).drop_ring +
-		 __atomic_load_n(&sink.received, __ATOMIC_ACQUIRE) == n);
+	TEST_WAIT(stats(p, 0, PIPE_ALL_WORKERS).drop_ring +
+		  stats(p, 1, PIPE_ALL_WORKERS).drop_ring + sink_received() == n, WAIT_MS);
 	assert_int_equal(pipe_stop(p), 0);
 	s0 = stats(p, 0, PIPE_ALL_WORKERS);
 	s1 = stats(p, 1, PIPE_ALL_WORKERS);
@@ -593,16 +576,16 @@ test_backpressure_no_drops(void **state)
 	place(p, "rx@1,work@2,tx@3");
 	assert_int_equal(pipe_start(p), 0);
 	/* blocked: the work stage holds a burst, its ring is full... */
-	WAIT_FOR(mid.waiting && rte_ring_count(pipe_stage_ring(p, 1)) == 64);
+	TEST_WAIT(mid.waiting && rte_ring_count(pipe_stage_ring(p, 1)) == 64, WAIT_MS);
 	s0 = stats(p, 0, PIPE_ALL_WORKERS);
 	/* ...and the source keeps stalling, holding back, dropping nothing */
-	WAIT_FOR(stats(p, 0, PIPE_ALL_WORKERS).stalls >= s0.stalls + 100);
+	TEST_WAIT(stats(p, 0, PIPE_ALL_WORKERS).stalls >= s0.stalls + 100, WAIT_MS);
 	assert_int_equal(rte_ring_count(pipe_stage_ring(p, 1)), 64);
 	s0 = stats(p, 0, PIPE_ALL_WORKERS);
 	assert_true(s0.pkts_in < n);
 	assert_int_equal(s0.drop_ring, 0);
 	mid.gate = 1;
-	assert_true(wait_received(n));
+	TEST_WAIT(sink_received() >= n, WAIT_MS);
 	assert_int_equal(pipe_stop(p), 0);
 	s0 = stats(p, 0, PIPE_ALL_WORKERS);
 	assert_int_equal(s0.pkts_out, n);
@@ -647,8 +630,9 @@ test_stop_drains_in_flight(void **state)
 		/* packets in flight: the slow stage's ring filling up; without
 		 * back-pressure, the work stage dropping on it
 		 */
-		WAIT_FOR(rte_ring_count(pipe_stage_ring(p, v[i].slow_ring)) >= 400 &&
-			 (v[i].flags != 0 || stats(p, 1, PIPE_ALL_WORKERS).drop_ring > 0));
+		TEST_WAIT(rte_ring_count(pipe_stage_ring(p, v[i].slow_ring)) >= 400 &&
+			  (v[i].flags != 0 || stats(p, 1, PIPE_ALL_WORKERS).drop_ring > 0),
+			  WAIT_MS);
 		assert_int_equal(pipe_stop(p), 0);
 		assert_true(sink.received >= 400);
 		check_clean_sink();
@@ -680,7 +664,7 @@ test_shared_lcores(void **state)
 	p = make3(PIPE_STAGE_F_BACKPRESSURE, 16, 64);
 	place(p, "rx@2,work@2,tx@2");
 	assert_int_equal(pipe_start(p), 0);
-	assert_true(wait_received(n));
+	TEST_WAIT(sink_received() >= n, WAIT_MS);
 	assert_int_equal(pipe_stop(p), 0);
 	/* bursts of 64 went through 16-packet rings in slices, none dropped */
 	assert_int_equal(stats(p, 0, PIPE_ALL_WORKERS).drop_ring, 0);
@@ -696,7 +680,7 @@ test_shared_lcores(void **state)
 	place(p, "rx@1,work@(1,3),tx@3");
 	assert_int_equal(pipe_start(p), 0);
 	/* drops may happen (no back-pressure): stop once the source is done */
-	WAIT_FOR(stats(p, 0, PIPE_ALL_WORKERS).pkts_in == n);
+	TEST_WAIT(stats(p, 0, PIPE_ALL_WORKERS).pkts_in == n, WAIT_MS);
 	assert_int_equal(pipe_stop(p), 0);
 	assert_int_equal(sink.received + stats(p, 0, PIPE_ALL_WORKERS).drop_ring +
 			 stats(p, 1, PIPE_ALL_WORKERS).drop_ring, n);
@@ -801,7 +785,7 @@ test_dump(void **state)
 	p = make3(PIPE_STAGE_F_BACKPRESSURE, 128, 32);
 	place(p, "rx@1,work@(2,3),tx@4");
 	assert_int_equal(pipe_start(p), 0);
-	assert_true(wait_received(1000));
+	TEST_WAIT(sink_received() >= 1000, WAIT_MS);
 	assert_int_equal(pipe_stop(p), 0);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);

@@ -81,24 +81,28 @@ guest_down(struct guest *g)
 	vuf_mem_destroy(g->mem);
 }
 
+/* One turn of wait_used(): poll the device; true when the chain in flight is used. */
+static bool
+polled_used(struct guest *g, uint32_t *len)
+{
+	void *cookie;
+	int rc;
+
+	vrdma_dev_poll(g->dev);
+	rc = vuf_vq_get_used(&g->ctrl, &cookie, len);
+	assert_true(rc >= 0);
+	return rc == 1;
+}
+
 /* Poll the device until the chain in flight is used. @return its used length. */
 static uint32_t
 wait_used(struct guest *g)
 {
-	uint64_t end = rte_get_timer_cycles() + TIMEOUT_MS * rte_get_timer_hz() / 1000;
-	uint32_t len;
-	void *cookie;
-	int rc;
+	uint32_t len = 0;
 
-	do {
-		vrdma_dev_poll(g->dev);
-		rc = vuf_vq_get_used(&g->ctrl, &cookie, &len);
-		assert_true(rc >= 0);
-		if (rc == 1)
-			return len;
-	} while (rte_get_timer_cycles() < end);
-	fail_msg("the control command was never answered");
-	return 0;
+	if (!test_wait_until(polled_used(g, &len), TIMEOUT_MS))
+		fail_msg("the control command was never answered");
+	return len;
 }
 
 /*

@@ -175,23 +175,27 @@ rc_connect(struct node *n, uint32_t qpn, const struct node *peer, uint32_t peer_
 	modify(n, qpn, 3, 1u << 6 | 1u << 7 | 1u << 8 | 1u << 12 | 1u << 10, &m);
 }
 
+/* One turn of wait_wc(): poll both devices, take completions to @p wc at *@p got. */
+static bool
+wc_take(struct node *n, uint32_t cqn, struct vrdma_cq_req *wc, int want, int *got)
+{
+	int r;
+
+	poll_both(NULL);
+	r = vuf_rdma_poll_cq(n->d, cqn, wc + *got, want - *got);
+	assert_true(r >= 0);
+	*got += r;
+	return *got >= want;
+}
+
 /* Poll @p n's CQ until @p want completions came (or fail). */
 static void
 wait_wc(struct node *n, uint32_t cqn, struct vrdma_cq_req *wc, int want)
 {
-	uint64_t end = rte_get_timer_cycles() + TIMEOUT_MS * rte_get_timer_hz() / 1000;
 	int got = 0;
 
-	while (got < want) {
-		int r;
-
-		poll_both(NULL);
-		r = vuf_rdma_poll_cq(n->d, cqn, wc + got, want - got);
-		assert_true(r >= 0);
-		got += r;
-		if (rte_get_timer_cycles() > end)
-			fail_msg("%d of %d completions", got, want);
-	}
+	if (!test_wait_until(wc_take(n, cqn, wc, want, &got), TIMEOUT_MS))
+		fail_msg("%d of %d completions in %d ms", got, want, TIMEOUT_MS);
 }
 
 static struct vrdma_sge

@@ -111,12 +111,21 @@ frame_fill(uint8_t *f, uint32_t len, uint8_t seed)
 	f[13] = 0x00;
 }
 
+/* One turn of a wait on @p vq: true when a chain came back used, else the device is polled. */
+static bool
+used_or_poll(struct guest *g, struct vuf_vq *vq, void **cookie, uint32_t *len)
+{
+	if (vuf_vq_get_used(vq, cookie, len) == 1)
+		return true;
+	vrdma_dev_poll(g->dev);
+	return false;
+}
+
 /* The guest sends one frame of @p len bytes after a header; @return what the device counted. */
 static void
 guest_send(struct guest *g, uint32_t len, uint8_t hdr_flags)
 {
 	struct vuf_buf b = { g->out, g->hdr + len };
-	uint64_t end = rte_get_timer_cycles() + TIMEOUT_MS * rte_get_timer_hz() / 1000;
 	uint32_t used;
 	void *cookie;
 
@@ -125,11 +134,8 @@ guest_send(struct guest *g, uint32_t len, uint8_t hdr_flags)
 	frame_fill(g->out + g->hdr, len, (uint8_t)len);
 	assert_int_equal(vuf_vq_add(&g->tx, &b, 1, NULL, 0, g), 0);
 	vuf_vq_kick(&g->tx);
-	while (vuf_vq_get_used(&g->tx, &cookie, &used) != 1) {
-		vrdma_dev_poll(g->dev);
-		if (rte_get_timer_cycles() > end)
-			fail_msg("the transmit chain was never returned");
-	}
+	if (!test_wait_until(used_or_poll(g, &g->tx, &cookie, &used), TIMEOUT_MS))
+		fail_msg("the transmit chain was never returned");
 }
 
 /* Guest frames reach net_tx byte for byte; bad ones are refused and counted. */
@@ -180,15 +186,11 @@ wire_frame(uint32_t len, uint8_t seed)
 static uint32_t
 rx_used(struct guest *g, uint8_t **buf)
 {
-	uint64_t end = rte_get_timer_cycles() + TIMEOUT_MS * rte_get_timer_hz() / 1000;
 	uint32_t len;
 	void *cookie;
 
-	while (vuf_vq_get_used(&g->rx, &cookie, &len) != 1) {
-		vrdma_dev_poll(g->dev);
-		if (rte_get_timer_cycles() > end)
-			fail_msg("no receive buffer was used");
-	}
+	if (!test_wait_until(used_or_poll(g, &g->rx, &cookie, &len), TIMEOUT_MS))
+		fail_msg("no receive buffer was used");
 	*buf = cookie;
 	return len;
 }
@@ -292,7 +294,6 @@ test_virtio_user_frames_both_ways(void **state)
 	struct vrdma_dev_info info;
 	char path[128], args[200];
 	uint16_t port, n = 0, i;
-	uint64_t end;
 	uint8_t want[600];
 
 	(void)state;
@@ -317,9 +318,7 @@ test_virtio_user_frames_both_ways(void **state)
 	for (i = 0; i < 4; i++)
 		tx[i] = wire_frame(100 + 100 * i, (uint8_t)i);
 	assert_int_equal(rte_eth_tx_burst(port, 0, tx, 4), 4);
-	end = rte_get_timer_cycles() + TIMEOUT_MS * rte_get_timer_hz() / 1000;
-	while (rte_ring_count(net_tx) < 4 && rte_get_timer_cycles() < end)
-		vrdma_dev_poll(dev);
+	TEST_WAIT((vrdma_dev_poll(dev), rte_ring_count(net_tx) >= 4), TIMEOUT_MS);
 	assert_int_equal(rte_ring_count(net_tx), 4);
 	for (i = 0; i < 4; i++) {
 		assert_int_equal(rte_ring_dequeue(net_tx, (void **)&m), 0);
@@ -332,11 +331,8 @@ test_virtio_user_frames_both_ways(void **state)
 	for (i = 0; i < 3; i++)
 		assert_int_equal(rte_ring_enqueue(net_rx, wire_frame(64 + 200 * i, (uint8_t)(i + 10))),
 				 0);
-	end = rte_get_timer_cycles() + TIMEOUT_MS * rte_get_timer_hz() / 1000;
-	while (n < 3 && rte_get_timer_cycles() < end) {
-		vrdma_dev_poll(dev);
-		n += rte_eth_rx_burst(port, 0, rx + n, (uint16_t)(8 - n));
-	}
+	TEST_WAIT((vrdma_dev_poll(dev),
+		   n += rte_eth_rx_burst(port, 0, rx + n, (uint16_t)(8 - n))) >= 3, TIMEOUT_MS);
 	assert_int_equal(n, 3);
 	for (i = 0; i < 3; i++) {
 		assert_int_equal(rx[i]->pkt_len, 64 + 200 * i);

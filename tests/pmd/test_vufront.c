@@ -25,6 +25,7 @@
 
 #include "test_case.h"
 #include "test_eal.h"
+#include "test_wait.h"
 #include "vuf.h"
 
 #define NET_HDR_LEN 12 /* virtio_net_hdr with num_buffers (VERSION_1) */
@@ -83,14 +84,7 @@ backend_down(void **state)
 static bool
 wait_for(volatile int *v, int not_value)
 {
-	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * TIMEOUT_MS / 1000;
-
-	while (*v == not_value) {
-		if (rte_get_timer_cycles() > end)
-			return false;
-		usleep(1000);
-	}
-	return true;
+	return test_wait_until(*v != not_value, TIMEOUT_MS);
 }
 
 static void
@@ -147,11 +141,7 @@ test_frames_both_ways_with_rte_vhost_net(void **state)
 	assert_int_equal(vuf_vq_add(&tx, &b, 1, NULL, 0, txbuf), 0);
 	vuf_vq_kick(&tx);
 	n = 0;
-	for (i = 0; i < 5000 && n == 0; i++) {
-		n = rte_vhost_dequeue_burst(vid_ready, 1, test_pool, &m, 1);
-		if (n == 0)
-			usleep(1000);
-	}
+	TEST_WAIT((n = rte_vhost_dequeue_burst(vid_ready, 1, test_pool, &m, 1)) != 0, TIMEOUT_MS);
 	assert_int_equal(n, 1);
 	assert_int_equal(rte_pktmbuf_pkt_len(m), sizeof(frame));
 	assert_memory_equal(rte_pktmbuf_mtod(m, void *), frame, sizeof(frame));

@@ -22,6 +22,7 @@
 #include <rte_ring.h>
 
 #include "test_eal.h"
+#include "test_wait.h"
 #include "vrdma.h"
 #include "vuf.h"
 
@@ -65,15 +66,7 @@ static __rte_unused bool
 wait_info(struct vrdma_dev *dev, bool (*pred)(const struct vrdma_dev_info *, const void *),
 	  const void *arg, struct vrdma_dev_info *info)
 {
-	uint64_t end = rte_get_timer_cycles() + TIMEOUT_MS * rte_get_timer_hz() / 1000;
-
-	do {
-		vrdma_dev_info_get(dev, info);
-		if (pred(info, arg))
-			return true;
-		rte_delay_us_sleep(1000);
-	} while (rte_get_timer_cycles() < end);
-	return false;
+	return test_wait_until((vrdma_dev_info_get(dev, info), pred(info, arg)), TIMEOUT_MS);
 }
 
 static __rte_unused bool
