@@ -40,16 +40,16 @@ omni_devargs_parse(const char *who, const char *args, const struct omni_devarg *
 			 who, args);
 		return -EINVAL;
 	}
+	/* every refusal of the whole text first: no handler runs for a refused one */
 	for (i = 0; i < n && ret == 0; i++) {
-		unsigned int count = rte_kvargs_count(kv, table[i].key);
-
-		if (count == 0)
-			continue;
-		if (count > 1 && (table[i].flags & OMNI_DEVARG_ONCE)) {
+		if ((table[i].flags & OMNI_DEVARG_ONCE) && rte_kvargs_count(kv, table[i].key) > 1) {
 			OMNI_LOG(ERR, "%s: devarg %s given twice", who, table[i].key);
 			ret = -EINVAL;
-			break;
 		}
+	}
+	for (i = 0; i < n && ret == 0; i++) {
+		if (rte_kvargs_count(kv, table[i].key) == 0)
+			continue;
 		ret = rte_kvargs_process(kv, table[i].key, table[i].handler, opaque);
 	}
 	rte_kvargs_free(kv);

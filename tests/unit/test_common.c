@@ -75,8 +75,10 @@ test_num_range_and_overflow(void **state)
 	/* one past 64 bits, and far past: out of range, not wrapped */
 	assert_int_equal(num_err("18446744073709551616", 0, UINT64_MAX, 0), -ERANGE);
 	assert_int_equal(num_err("99999999999999999999", 0, UINT64_MAX, 0), -ERANGE);
-	/* more digits than any 64-bit number needs */
-	assert_int_equal(num_err("000000000000000000001", 0, 10, 0), -EINVAL);
+	/* leading zeros do not count against the width; 21 significant digits are out of range */
+	assert_int_equal(num_ok("0000000000000000000000007", 0, 10, 0), 7);
+	assert_int_equal(num_err("123456789012345678901", 0, UINT64_MAX, 0), -ERANGE);
+	assert_int_equal(num_err("123456789012345678901x", 0, UINT64_MAX, 0), -EINVAL);
 	assert_int_equal(num_err("0x10000000000000000", 0, UINT64_MAX, OMNI_NUM_HEX), -ERANGE);
 }
 
@@ -293,6 +295,11 @@ static const struct omni_devarg demo_devargs_once[] = {
 	{ "wire", demo_wire, 0 },
 };
 
+static const struct omni_devarg demo_devargs_once_2nd[] = {
+	{ "wire", demo_wire, 0 },
+	{ "lid", demo_lid, OMNI_DEVARG_ONCE },
+};
+
 /* OMNI_DEVARG_ONCE refuses its key given twice, before any handler runs. */
 static void
 test_devargs_once(void **state)
@@ -305,6 +312,11 @@ test_devargs_once(void **state)
 	a.seen_wire = 0;
 	assert_int_equal(omni_devargs_parse("t", "lid=3,lid=4", demo_devargs_once, 2, &a),
 			 -EINVAL);
+	assert_int_equal(a.lid, 2);
+	/* refused before any handler: the key before it in the table is not handled */
+	assert_int_equal(omni_devargs_parse("t", "wire=z,lid=5,lid=6", demo_devargs_once_2nd, 2,
+					    &a), -EINVAL);
+	assert_int_equal(a.seen_wire, 0);
 	assert_int_equal(a.lid, 2);
 	/* the flag is per key: wire, without it, is still handled twice */
 	assert_int_equal(omni_devargs_parse("t", "wire=b,wire=c", demo_devargs_once, 2, &a), 0);
