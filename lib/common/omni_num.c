@@ -8,9 +8,6 @@
 
 #include "omni_num.h"
 
-/* More digits than any 64-bit value needs: refused before they can overflow. */
-#define OMNI_NUM_MAX_DIGITS 20
-
 static int
 digit_value(char c, unsigned int base)
 {
@@ -46,16 +43,17 @@ omni_parse_uint_n(const char *s, size_t len, uint64_t min, uint64_t max, unsigne
 		s += 2;
 		len -= 2;
 	}
-	if (len > OMNI_NUM_MAX_DIGITS)
-		return -EINVAL;
 	for (i = 0; i < len; i++) {
 		int d = digit_value(s[i], base);
 
 		if (d < 0)
 			return -EINVAL;
+		if (overflow)
+			continue; /* past 64 bits: only the digits are still checked */
 		if (v > (UINT64_MAX - (uint64_t)d) / base)
 			overflow = true;
-		v = v * base + (uint64_t)d;
+		else
+			v = v * base + (uint64_t)d;
 	}
 	if (overflow || v < min || v > max)
 		return -ERANGE;

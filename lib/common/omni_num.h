@@ -13,8 +13,9 @@
  * The rules: the whole text is the number; digits only (no sign, no space,
  * no empty text); decimal (leading zeros allowed, never octal); a "0x" or
  * "0X" prefix and hex digits only where the caller allows them
- * (::OMNI_NUM_HEX, documented as such for that option); at most 20 digits
- * after the prefix; and the value within [min, max].
+ * (::OMNI_NUM_HEX, documented as such for that option); and the value
+ * within [min, max] (any number of digits: a value past 64 bits is out of
+ * range, never wrapped).
  */
 
 #include <stdbool.h>
