@@ -135,16 +135,19 @@ parse_args(int argc, char **argv, struct loop_conf *lc)
 		case 'd': lc->dst_name = optarg; ok = true; break;
 		case 'S':
 			ok = omni_num_opt(prog, name, optarg, 0, OPA16B_LID_MAX, OMNI_NUM_DEC, &v);
-			lc->tmpl.slid = (uint32_t)v;
+			if (ok)
+				lc->tmpl.slid = (uint32_t)v;
 			break;
 		case 'D':
 			ok = omni_num_opt(prog, name, optarg, 0, OPA16B_LID_MAX, OMNI_NUM_DEC, &v);
-			lc->tmpl.dlid = (uint32_t)v;
+			if (ok)
+				lc->tmpl.dlid = (uint32_t)v;
 			break;
 		case 'v':
 			ok = omni_num_opt(prog, name, optarg, 0, OPA16B_VESW_ID_MAX, OMNI_NUM_DEC,
 					  &v);
-			lc->tmpl.vesw_id = (uint16_t)v;
+			if (ok)
+				lc->tmpl.vesw_id = (uint16_t)v;
 			break;
 		case 'm':
 			ok = omni_num_opt(prog, name, optarg, 0, UINT32_MAX, OMNI_NUM_DEC,

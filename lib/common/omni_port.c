@@ -24,13 +24,12 @@ omni_ports_close_all(void)
 	uint16_t p;
 
 	/*
-	 * Close first: a port nobody started closes quietly (stopping it would
-	 * log "already stopped"); ethdev refuses a started one, stopped then.
+	 * Stop, then close: ethdev cannot say whether a port is started, and
+	 * closing a started one is refused with an error line; stopping a
+	 * stopped one logs only at INFO ("already stopped").
 	 */
-	RTE_ETH_FOREACH_DEV(p) {
-		if (rte_eth_dev_close(p) != 0)
-			omni_port_close(p, true);
-	}
+	RTE_ETH_FOREACH_DEV(p)
+		omni_port_close(p, true);
 }
 
 bool

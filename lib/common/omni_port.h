@@ -37,8 +37,8 @@ void omni_port_close(uint16_t port_id, bool started);
 /**
  * Close every port still present, as testpmd does at exit: a port stacked on
  * another (net_opa_vnic on a fabric port) is closed before EAL cleanup
- * removes the vdevs under it. A port still started (ethdev refuses to close
- * it, and logs that) is stopped and closed. Call it after closing the
+ * removes the vdevs under it. Each is stopped, then closed (a port not
+ * started logs ethdev's INFO "already stopped"). Call it after closing the
  * program's own ports.
  */
 void omni_ports_close_all(void);

@@ -179,13 +179,20 @@ vhost_thread_wake(void)
 	if (n < 0 || (size_t)n >= sizeof(sa.sun_path))
 		return;
 	pthread_mutex_lock(&wake_lock);
+	/* a socket file a crashed process of the same pid left would make bind fail */
+	unlink(sa.sun_path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-		if (listen(fd, 1) == 0 &&
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		VRDMA_LOG(DEBUG, "no wake of rte_vhost's thread: %s: %s", sa.sun_path,
+			  strerror(errno));
+	} else {
+		if (listen(fd, 1) != 0 ||
 		    rte_vhost_driver_register(sa.sun_path, RTE_VHOST_USER_CLIENT |
-					      RTE_VHOST_USER_NO_RECONNECT) == 0) {
+					      RTE_VHOST_USER_NO_RECONNECT) != 0) {
+			VRDMA_LOG(DEBUG, "no wake of rte_vhost's thread: %s", sa.sun_path);
+		} else {
 			/* the client connects within start: rte_vhost wakes its thread for it */
-			if (rte_vhost_driver_callback_register(sa.sun_path, &no_ops) == 0 &&
+			if (rte_vhost_driver_callback_register(sa.sun_path, &no_ops) != 0 ||
 			    rte_vhost_driver_start(sa.sun_path) != 0)
 				VRDMA_LOG(DEBUG, "could not wake rte_vhost's thread");
 			rte_vhost_driver_unregister(sa.sun_path);
