@@ -126,7 +126,7 @@ rp_pat_fill(uint8_t *p, uint32_t len, uint64_t w)
 	uint32_t i;
 
 	for (i = 0; i + 8 <= len; i += 8, w += GOLDEN)
-		memcpy(p + i, &w, 8);
+		omni_put_le64(p + i, w);
 	for (; i < len; i++)
 		p[i] = (uint8_t)(w >> ((i & 7) * 8));
 }
@@ -136,13 +136,11 @@ static uint32_t
 pat_find_bad(const uint8_t *p, uint32_t len, uint64_t w)
 {
 	uint32_t i;
-	uint64_t v;
 
-	for (i = 0; i + 8 <= len; i += 8, w += GOLDEN) {
-		memcpy(&v, p + i, 8);
-		if (v != w)
+	/* whole words little-endian, as the tail bytes below: the same on any host */
+	for (i = 0; i + 8 <= len; i += 8, w += GOLDEN)
+		if (omni_get_le64(p + i) != w)
 			break;
-	}
 	for (; i < len; i++)
 		if (p[i] != (uint8_t)(w >> ((i & 7) * 8)))
 			return i;

@@ -25,6 +25,8 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include <omni_bytes.h>
+
 #include "rperf.h"
 
 extern int rperf_logtype;

@@ -317,17 +317,13 @@ stamp_fill(struct ep *e, uint64_t seq)
 
 	if (run->c->verify)
 		rp_pat_fill(p, size - 8, rp_pat_base(e->side, 0, seq));
-	memcpy(p + size - 8, &stamp, 8);
+	omni_put_le64(p + size - 8, stamp);
 }
 
 static inline uint64_t
 stamp_read(const struct ep *e)
 {
-	const uint8_t *p = rp_slot(e, 0, false, 0) + e->run->c->size - 8;
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
+	return omni_get_le64(rp_slot(e, 0, false, 0) + e->run->c->size - 8);
 }
 
 /* Post iteration @p seq's message from endpoint @p e to its peer. */

@@ -35,6 +35,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include <omni_bytes.h>
 #include <omni_num.h>
 #include <omni_port.h>
 #include <omni_signal.h>
@@ -175,10 +176,9 @@ lie_mac_count(uint8_t *pkt, size_t len, uint16_t n)
 	uint8_t *mad = pkt + OPA16B_FM_HDR_LEN, *data = mad + VEMA_HDR_LEN;
 
 	if (len < OPA16B_FM_HDR_LEN + VEMA_HDR_LEN + VEMA_MAC_TBL_HDR_LEN ||
-	    ((mad[16] << 8) | mad[17]) != VEMA_ATTR_MAC_ENTRIES)
+	    omni_get_be16(mad + 16) != VEMA_ATTR_MAC_ENTRIES)
 		return;
-	data[2] = n >> 8;
-	data[3] = n & 0xFF;
+	omni_put_be16(data + 2, n);
 }
 
 static int

@@ -184,6 +184,18 @@ omni_get_le16(const void *p)
 
 /**
  * @param p  Bytes to read, any alignment.
+ * @return The little-endian 24-bit value at @p p (three bytes).
+ */
+static inline uint32_t
+omni_get_le24(const void *p)
+{
+	const uint8_t *b = (const uint8_t *)p;
+
+	return b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16;
+}
+
+/**
+ * @param p  Bytes to read, any alignment.
  * @return The little-endian 32-bit value at @p p.
  */
 static inline uint32_t
@@ -219,6 +231,22 @@ omni_put_le16(void *p, uint16_t v)
 {
 	v = OMNI_LE16(v);
 	memcpy(p, &v, sizeof(v));
+}
+
+/**
+ * Store the low 24 bits of @p v little-endian at @p p (three bytes).
+ *
+ * @param p  Where to store, any alignment.
+ * @param v  Value (host order).
+ */
+static inline void
+omni_put_le24(void *p, uint32_t v)
+{
+	uint8_t *b = (uint8_t *)p;
+
+	b[0] = (uint8_t)v;
+	b[1] = (uint8_t)(v >> 8);
+	b[2] = (uint8_t)(v >> 16);
 }
 
 /**

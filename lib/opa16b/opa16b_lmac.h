@@ -25,6 +25,8 @@
 
 #include <rte_ether.h>
 
+#include <omni_bytes.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -55,12 +57,8 @@ opa16b_lmac_build(const struct opa16b_lmac *a, struct rte_ether_addr *mac)
 	uint32_t v = 0x2u | ((uint32_t)(a->fabric_id & OPA16B_LMAC_FABRIC_MAX) << 2) |
 		     ((uint32_t)(a->vesw_id & OPA16B_LMAC_VESW_MAX) << 12);
 
-	mac->addr_bytes[0] = v & 0xFF;
-	mac->addr_bytes[1] = (v >> 8) & 0xFF;
-	mac->addr_bytes[2] = (v >> 16) & 0xFF;
-	mac->addr_bytes[3] = a->lid & 0xFF;
-	mac->addr_bytes[4] = (a->lid >> 8) & 0xFF;
-	mac->addr_bytes[5] = (a->lid >> 16) & 0xFF;
+	omni_put_le24(&mac->addr_bytes[0], v);
+	omni_put_le24(&mac->addr_bytes[3], a->lid);
 }
 
 /**
@@ -74,8 +72,7 @@ opa16b_lmac_build(const struct opa16b_lmac *a, struct rte_ether_addr *mac)
 static inline uint32_t
 opa16b_lmac_lid(const struct rte_ether_addr *mac)
 {
-	return mac->addr_bytes[3] | ((uint32_t)mac->addr_bytes[4] << 8) |
-		((uint32_t)mac->addr_bytes[5] << 16);
+	return omni_get_le24(&mac->addr_bytes[3]);
 }
 
 /**
@@ -91,8 +88,7 @@ opa16b_lmac_lid(const struct rte_ether_addr *mac)
 static inline int
 opa16b_lmac_parse(const struct rte_ether_addr *mac, struct opa16b_lmac *a)
 {
-	uint32_t v = mac->addr_bytes[0] | ((uint32_t)mac->addr_bytes[1] << 8) |
-		     ((uint32_t)mac->addr_bytes[2] << 16);
+	uint32_t v = omni_get_le24(&mac->addr_bytes[0]);
 
 	if ((v & 0x3u) != 0x2u)
 		return -EINVAL;

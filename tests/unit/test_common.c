@@ -152,6 +152,10 @@ test_bytes_little_endian(void **state)
 	omni_put_le16(b + 1, 0x1234);
 	assert_memory_equal(b + 1, "\x34\x12", 2);
 	assert_int_equal(omni_get_le16(b + 1), 0x1234);
+	omni_put_le24(b + 1, 0xfe123456);
+	assert_memory_equal(b + 1, "\x56\x34\x12", 3);
+	assert_int_equal(b[4], 0);
+	assert_int_equal(omni_get_le24(b + 1), 0x123456);
 	omni_put_le32(b + 1, 0x89abcdef);
 	assert_memory_equal(b + 1, "\xef\xcd\xab\x89", 4);
 	assert_int_equal(omni_get_le32(b + 1), 0x89abcdef);
