@@ -102,21 +102,14 @@ parse_lcore(struct parser *ps, unsigned int *lcore)
 {
 	size_t start = ps->pos;
 	size_t len = strspn(ps->s + start, "0123456789");
-	size_t zeros = 0;
 	uint64_t v;
 	char what[32];
 
 	if (len == 0)
 		return fail(ps, "expected an lcore number, found %s",
 			    found(ps, what, sizeof(what)));
-	/* The whole run of digits is the number. Leading zeros are skipped so that
-	 * any count of them is still accepted (the parser takes at most 20 digits);
-	 * past 20 significant digits (-EINVAL) is out of range like any other.
-	 */
-	while (len - zeros > 1 && ps->s[start + zeros] == '0')
-		zeros++;
-	if (omni_parse_uint_n(ps->s + start + zeros, len - zeros, 0, RTE_MAX_LCORE - 1,
-			      OMNI_NUM_DEC, &v) != 0)
+	/* the whole run of digits is the number: any count of leading zeros, any length */
+	if (omni_parse_uint_n(ps->s + start, len, 0, RTE_MAX_LCORE - 1, OMNI_NUM_DEC, &v) != 0)
 		return fail(ps, "lcore %.*s out of range 0..%d", (int)RTE_MIN(len, (size_t)20),
 			    ps->s + start, RTE_MAX_LCORE - 1);
 	ps->pos = start + len;
