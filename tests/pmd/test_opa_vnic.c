@@ -93,12 +93,48 @@ test_em_config_then_frames_both_ways(void **state)
 	assert_int_equal(rte_mempool_avail_count(test_pool), TEST_POOL_SIZE);
 }
 
+/* Stopping one vport gives the application back the frames it sent, though
+ * the fabric port under it goes on running for the other vports (net_hfi1
+ * frees sent packets lazily, on its next burst: tx_done_cleanup). */
+static void
+test_stop_gives_back_sent_frames_while_fabric_runs(void **state)
+{
+	struct rte_ether_addr mac, peer;
+	struct opa16b_lmac pl = { .fabric_id = 0x12, .vesw_id = 10, .lid = B_LID };
+	struct rte_mbuf *r[4];
+	unsigned int i, avail;
+	struct vtopo t;
+
+	(void)state;
+	vtopo_create(&t, 2, 1, "");
+	vtopo_start(&t);
+	em_set_vport(&t, 0, 10, 1500, VNIC_STATE_FORWARDING);
+	assert_true(link_wait(t.vp[0], true));
+	assert_int_equal(rte_eth_macaddr_get(t.vp[0], &mac), 0);
+	opa16b_lmac_build(&pl, &peer);
+	avail = rte_mempool_avail_count(test_pool);
+	for (i = 0; i < 4; i++) {
+		struct rte_mbuf *m = eth_mbuf(100 + i, &peer, &mac, i);
+
+		assert_int_equal(rte_eth_tx_burst(t.vp[0], 0, &m, 1), 1);
+	}
+	assert_int_equal(rte_eth_dev_stop(t.vp[0]), 0);
+	assert_int_equal(rte_mempool_avail_count(test_pool), avail);
+	/* they were sent, not dropped */
+	assert_int_equal(peer_recv(&t, r, 4, 1000), 4);
+	rte_pktmbuf_free_bulk(r, 4);
+	assert_int_equal(xstat(t.vp[0], "tx_unicast"), 4);
+	vtopo_destroy(&t);
+	assert_int_equal(rte_mempool_avail_count(test_pool), TEST_POOL_SIZE);
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		vnic_test(test_probe_owns_fabric_and_creates_ports),
 		vnic_test(test_em_config_then_frames_both_ways),
+		vnic_test(test_stop_gives_back_sent_frames_while_fabric_runs),
 	};
 
 	/* one case: argv[1] names it (a cmocka glob) */

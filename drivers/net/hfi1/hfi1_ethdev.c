@@ -1018,6 +1018,7 @@ static const struct eth_dev_ops hfi1_eth_dev_ops = {
 	.rx_queue_stop = hfi1_rx_queue_stop,
 	.tx_queue_start = hfi1_tx_queue_start,
 	.tx_queue_stop = hfi1_tx_queue_stop,
+	.tx_done_cleanup = hfi1_tx_done_cleanup,
 	.stats_get = hfi1_stats_get,
 	.stats_reset = hfi1_stats_reset,
 	.xstats_get = hfi1_xstats_get,

@@ -105,8 +105,10 @@ struct hfi1_adapter {
 
 uint16_t hfi1_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t hfi1_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb);
-/** Free completed transmissions. */
-void hfi1_tx_reclaim(struct hfi1_tx_queue *q);
+/** Free completed transmissions. @return packets freed. */
+unsigned int hfi1_tx_reclaim(struct hfi1_tx_queue *q);
+/** The tx_done_cleanup op: run a model's engine, free what it sent. @return packets freed. */
+int hfi1_tx_done_cleanup(void *txq, uint32_t free_cnt);
 /** Drain, halt and empty a TX queue; every mbuf goes back. */
 void hfi1_tx_queue_flush(struct hfi1_tx_queue *q);
 

@@ -234,12 +234,13 @@ hfi1_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 
 /* ---- TX ---- */
 
-static __rte_always_inline void
+/* Free the packets of descriptors up to @upto. @return packets freed. */
+static __rte_always_inline unsigned int
 tx_free_upto(struct hfi1_tx_queue *q, uint32_t upto)
 {
 	struct hfi1_sdma_ring *r = &q->ring;
 	struct rte_mbuf *done[64];
-	unsigned int nf = 0;
+	unsigned int nf = 0, total = 0;
 
 	while (r->head != upto) {
 		struct rte_mbuf **slot = &q->sw_ring[r->head & r->mask];
@@ -249,6 +250,7 @@ tx_free_upto(struct hfi1_tx_queue *q, uint32_t upto)
 			*slot = NULL;
 			if (nf == RTE_DIM(done)) {
 				rte_pktmbuf_free_bulk(done, nf);
+				total += nf;
 				nf = 0;
 			}
 		}
@@ -256,18 +258,19 @@ tx_free_upto(struct hfi1_tx_queue *q, uint32_t upto)
 	}
 	if (nf > 0)
 		rte_pktmbuf_free_bulk(done, nf);
+	return total + nf;
 }
 
-void
+unsigned int
 hfi1_tx_reclaim(struct hfi1_tx_queue *q)
 {
 	uint64_t head = hfi1_sdma_hw_head(&q->ring);
 
 	if (unlikely(head == UINT64_MAX)) {
 		q->err[HFI1_TX_BAD_HEAD]++;
-		return;
+		return 0;
 	}
-	tx_free_upto(q, (uint32_t)head);
+	return tx_free_upto(q, (uint32_t)head);
 }
 
 /*
@@ -289,6 +292,26 @@ tx_step(struct hfi1_tx_queue *q)
 		if (head == prev)
 			break;
 	}
+}
+
+/*
+ * rte_eth_tx_done_cleanup: free what the engine has sent. A stacked PMD
+ * (net_opa_vnic) stopping one of its ports calls it so that the
+ * application's mbufs come back while the fabric port goes on running.
+ * Every completed packet is freed, whatever free_cnt asks (as other PMDs
+ * that free in whole batches); same threading rules as tx_burst.
+ */
+int
+hfi1_tx_done_cleanup(void *txq, uint32_t free_cnt)
+{
+	struct hfi1_tx_queue *q = txq;
+
+	RTE_SET_USED(free_cnt);
+	if (q == NULL || !q->started)
+		return 0;
+	if (q->ad->poll.model != NULL)
+		tx_step(q);
+	return (int)hfi1_tx_reclaim(q);
 }
 
 /* A full ring that does not move: has the engine stopped on an error? */

@@ -413,6 +413,28 @@ opa_vnic_dev_start(struct rte_eth_dev *eth)
 	return 0;
 }
 
+/*
+ * The application's frames this queue handed to the fabric may still sit in
+ * the fabric's TX rings (net_hfi1 frees sent packets lazily, on its next
+ * burst). The fabric port goes on running for the other vports, so nothing
+ * else would give them back: ask it to free what it has sent, for up to
+ * 100 ms while it still makes progress (a fabric without tx_done_cleanup
+ * keeps them until it stops).
+ */
+static void
+txq_reclaim(struct opa_vnic_txq *q)
+{
+	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz() / 10;
+	uint16_t e;
+	int n;
+
+	for (e = 0; e < q->nb_engines; e++) {
+		do {
+			n = rte_eth_tx_done_cleanup(q->fabric_port, q->engine_q[e], 0);
+		} while (n > 0 && rte_get_timer_cycles() < deadline);
+	}
+}
+
 static int
 opa_vnic_dev_stop(struct rte_eth_dev *eth)
 {
@@ -426,9 +448,12 @@ opa_vnic_dev_stop(struct rte_eth_dev *eth)
 		rte_spinlock_lock(&dev->frx_lock[q]);
 		rte_spinlock_unlock(&dev->frx_lock[q]);
 	}
-	for (q = 0; q < OPA_VNIC_MAX_QUEUES; q++)
+	for (q = 0; q < OPA_VNIC_MAX_QUEUES; q++) {
 		if (port->rxq[q] != NULL)
 			rxq_drain(port->rxq[q]);
+		if (port->txq[q] != NULL)
+			txq_reclaim(port->txq[q]);
+	}
 	for (q = 0; q < eth->data->nb_rx_queues; q++)
 		eth->data->rx_queue_state[q] = RTE_ETH_QUEUE_STATE_STOPPED;
 	for (q = 0; q < eth->data->nb_tx_queues; q++)
