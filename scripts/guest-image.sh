@@ -13,6 +13,8 @@
 #
 # /init reads the kernel command line (see scripts/guest-run.sh):
 #   omni.ip=A.B.C.D/NN   address for eth0
+#   omni.mgmt=A.B.C.D/NN address for eth1, a second NIC for the tests' TCP
+#                        exchanges (guest-run.sh GUEST_MGMT=user)
 #   omni.neigh=IP,MAC    static neighbour entry (may repeat)
 #   omni.ping=IP         ping -c 5 -W 2 IP
 #   omni.rc=IP:PORT      ibv_rc_pingpong client (-g 1 -n 100 -s 4096) on rxe0
@@ -206,11 +208,12 @@ say() { echo "omni-init: $*"; }
 # explicitly (busybox ip cannot "neigh replace").
 ip() { /sbin/ip "$@"; }
 
-addr='' neighs='' ping_ip='' rc='' ud='' wait_s=0 tmo=120
+addr='' mgmt='' neighs='' ping_ip='' rc='' ud='' wait_s=0 tmo=120
 # shellcheck disable=SC2013 # words, not lines
 for w in $(cat /proc/cmdline); do
 	case $w in
 	omni.ip=*) addr=${w#*=} ;;
+	omni.mgmt=*) mgmt=${w#*=} ;;
 	omni.neigh=*) neighs="$neighs ${w#*=}" ;;
 	omni.ping=*) ping_ip=${w#*=} ;;
 	omni.rc=*) rc=${w#*=} ;;
@@ -237,6 +240,11 @@ done
 say "eth0 carrier: $(cat /sys/class/net/eth0/carrier 2>/dev/null || echo unknown)" \
 	"operstate: $(cat /sys/class/net/eth0/operstate 2>/dev/null || echo unknown)"
 [ -z "$addr" ] || ip addr add "$addr" dev eth0 || say "ip addr add $addr failed"
+if [ -n "$mgmt" ]; then
+	# the out-of-band network (QEMU user mode): rxe stays on eth0
+	ip link set eth1 up && ip addr add "$mgmt" dev eth1 || say "eth1 $mgmt failed"
+	ip -br addr show dev eth1
+fi
 for n in $neighs; do
 	ip neigh replace "${n%%,*}" lladdr "${n#*,}" dev eth0 nud permanent ||
 		say "neighbour $n failed"

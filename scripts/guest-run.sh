@@ -10,6 +10,9 @@
 #
 # GUEST_NETDEV=user   use QEMU's user-mode network instead of vhost-user
 #                     (SOCKET is then ignored; the gateway is 10.0.2.2)
+# GUEST_MGMT=user     add a second NIC (eth1 in the guest) on QEMU's user-mode
+#                     network, for out-of-band TCP: the guest reaches the host's
+#                     loopback as 10.0.2.2 (its own address: omni.mgmt=10.0.2.15/24)
 # GUEST_TIMEOUT=SECS  kill QEMU after this long (default 300)
 #
 # Exit status: QEMU's (0 after the guest's poweroff, 124 on timeout).
@@ -40,6 +43,16 @@ esac
 # vectors=0 (INTx) avoids a QEMU 7.2 TCG crash in msix_set_vector_notifiers
 # at vhost_net_start; romfile= keeps iPXE from starting the device early.
 # -monitor none: nothing reads our stdin.
+mgmt=()
+case ${GUEST_MGMT:-none} in
+none) ;;
+user) mgmt=(-netdev user,id=n1 -device virtio-net-pci,netdev=n1,romfile=,vectors=0) ;;
+*)
+	echo "guest-run: GUEST_MGMT must be none or user" >&2
+	exit 2
+	;;
+esac
+
 status=0
 timeout "${GUEST_TIMEOUT:-300}" qemu-system-x86_64 \
 	-accel tcg -cpu max -smp 1 -m 512 \
@@ -49,6 +62,7 @@ timeout "${GUEST_TIMEOUT:-300}" qemu-system-x86_64 \
 	-kernel "$out/vmlinuz" -initrd "$out/initrd.img" \
 	-append "console=ttyS0 quiet panic=-1 $*" \
 	"${net[@]}" \
-	-device virtio-net-pci,netdev=n0,romfile=,vectors=0 ||
+	-device virtio-net-pci,netdev=n0,romfile=,vectors=0 \
+	"${mgmt[@]}" ||
 	status=$?
 exit $status
