@@ -19,6 +19,11 @@
 # scripts/lib.sh); fabric_stop; b_xstat (B's counters, printed at its exit).
 # fabric_start may follow fabric_stop again. Logs: $work/{switch,a,b}.log.
 #
+# RDMA nodes: after fabric_start, rdma_node_start a|b -- BACKEND_ARGS runs
+# vhost-user-rdma on that node with vport 0 of its VNIC as the wire (log
+# $work/rdma-NAME.log); rdma_node_stop NAME stops it (SIGINT) and says
+# whether its exit was clean; vrdma_perf ARGS runs vrdma-perf against them.
+#
 # Other fabrics: switch_start PORT... -- OPA_SWITCH_ARGS starts a switch of
 # named ports; switch_port NAME is the EAL argument of a client of one;
 # switch_link_wait waits for a port's link event; switch_stop stops it.
@@ -148,6 +153,59 @@ em() {
 	return "$rc"
 }
 
+# ---- vhost-user-rdma nodes: RDMA for guests across the fabric
+
+FABRIC_RDMA_MAC_A=02:56:52:44:4d:00
+FABRIC_RDMA_MAC_B=02:56:52:44:4d:10
+declare -A rdma_pid=()
+
+# rdma_node_start a|b [VNIC_ARGS] -- BACKEND_ARGS...: vhost-user-rdma on
+# node a (LID 1) or b (LID 2) with the devices of BACKEND_ARGS (-s SOCKET...;
+# device 0's MAC FABRIC_RDMA_MAC_A/B unless --mac says otherwise); its wire
+# is vport 0 of the node's net_opa_vnic (VNIC_ARGS, default vports=2). Until
+# it serves.
+rdma_node_start() {
+	local name=$1 lid vargs=vports=2 mac
+	shift
+	if [ $# -gt 0 ] && [ "$1" != -- ]; then
+		vargs=$1
+		shift
+	fi
+	[ "${1:-}" = -- ] && shift
+	case $name in
+	a) lid=$FABRIC_A_LID mac=$FABRIC_RDMA_MAC_A ;;
+	b) lid=$FABRIC_B_LID mac=$FABRIC_RDMA_MAC_B ;;
+	*) echo "fabric: no node $name" >&2; return 1 ;;
+	esac
+	# shellcheck disable=SC2046 # node_vdevs gives separate words
+	timeout 900 stdbuf -oL "$build/app/vhost-user-rdma/vhost-user-rdma" -l 0-1 $fabric_eal \
+		--log-level=lib.vhost.config:warning --file-prefix "$prefix-$name" \
+		"${plugin_args[@]}" $(node_vdevs "$name" "$lid" "$vargs") -- \
+		--mac "$mac" --idle-sleep 10 "$@" > "$work/rdma-$name.log" 2>&1 &
+	rdma_pid[$name]=$!
+	wait_log "$work/rdma-$name.log" '^serving [0-9]+ device' 60
+}
+
+# rdma_node_stop NAME: SIGINT; 0 when it exited 0 with every mbuf back.
+rdma_node_stop() {
+	local rc=0
+	[ -n "${rdma_pid[$1]:-}" ] || return 0
+	stop "${rdma_pid[$1]}" 30 || rc=$?
+	unset "rdma_pid[$1]"
+	rm -rf "/var/run/dpdk/$prefix-$1"
+	[ $rc -eq 0 ] || return $rc
+	grep -Eq '^mbufs: ([0-9]+) of \1 in the pool$' "$work/rdma-$1.log"
+}
+
+# vrdma_perf ARGS...: vrdma-perf (a guest's RDMA, played in one process:
+# side A on one device, side B on another), on its own file-prefix.
+vrdma_perf_runs=0
+vrdma_perf() {
+	vrdma_perf_runs=$((vrdma_perf_runs + 1))
+	timeout 300 "$build/app/vrdma-perf/vrdma-perf" -l 0-1 $fabric_eal \
+		--log-level=lib.vhost.config:warning --file-prefix "$prefix-p$vrdma_perf_runs" -- "$@"
+}
+
 # Stop everything: memif clients before the switch. Sets a_rc and b_rc.
 # A loaded 2-core machine can starve an exit for seconds: 30 s each.
 fabric_stop() {
@@ -158,6 +216,9 @@ fabric_stop() {
 		stop "$b_pid" 30 || b_rc=$?
 		b_pid=
 	fi
+	for n in "${!rdma_pid[@]}"; do
+		rdma_node_stop "$n" || echo "fabric: node $n's backend did not exit cleanly" >&2
+	done
 	switch_stop
 	rm -rf "/var/run/dpdk/$prefix-a" "/var/run/dpdk/$prefix-b" \
 		"/var/run/dpdk/$prefix-em" "${plugin_dir:-}"
