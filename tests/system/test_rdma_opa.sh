@@ -17,7 +17,14 @@
 #     SEND, SEND latency;
 #  2. nothing lost: both backends exit 0 on SIGINT with every mbuf back, and
 #     the counters of the two nodes agree (each switch's wire frames, each
-#     VNIC vport's packets as the EM reads them over the fabric).
+#     VNIC vport's packets as the EM reads them over the fabric);
+#  3. a QEMU guest (scripts/guest-run.sh) on node A's backend: its rdma_rxe
+#     runs rdma-core's ibv_rc_pingpong and ibv_ud_pingpong against
+#     vrdma-perf --pingpong on node B's devices, across the fabric (the TCP
+#     exchange on the guest's second NIC, QEMU user mode, to the host).
+#
+# Section 3 needs root and qemu-system-x86 with the test guest image
+# (scripts/setup.sh installs both).
 #
 # Usage: test_rdma_opa.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
@@ -25,8 +32,9 @@ set -uo pipefail
 . "$src/scripts/fabric.sh"
 on_exit 'fabric_stop >/dev/null 2>&1'
 
-# The EM's configuration: vport 0 of each node on vesw 1, vport 1 on vesw 2.
-em_conf() { # FILE VESW_OF_B_VPORT0
+# The EM's configuration: vport 0 of each node on vesw 1 (B's on VESW),
+# vport 1 on vesw 2; the MAC tables route the stations behind each node.
+em_conf() { # FILE VESW
 	cat > "$1" <<EOF
 em: { lid: $FABRIC_EM_LID }
 vesws:
@@ -36,16 +44,23 @@ vports:
   - node_lid: $FABRIC_A_LID
     index: 0
     vesw: 1
-    mac_table: [ { mac: "$FABRIC_RDMA_MAC_B", dlid: $FABRIC_B_LID } ]
+    mac_table:
+      - { mac: "$FABRIC_RDMA_MAC_B", dlid: $FABRIC_B_LID }
+      - { mac: "$mac_b1", dlid: $FABRIC_B_LID }
   - { node_lid: $FABRIC_A_LID, index: 1, vesw: 2 }
   - node_lid: $FABRIC_B_LID
     index: 0
     vesw: $2
-    mac_table: [ { mac: "$FABRIC_RDMA_MAC_A", dlid: $FABRIC_A_LID } ]
+    mac_table:
+      - { mac: "$FABRIC_RDMA_MAC_A", dlid: $FABRIC_A_LID }
+      - { mac: "$guestmac", dlid: $FABRIC_A_LID }
   - { node_lid: $FABRIC_B_LID, index: 1, vesw: 2 }
 EOF
 }
 
+# node B's second device; QEMU's MAC of the guest's NIC (its default)
+mac_b1=02:56:52:44:4d:11
+guestmac=52:54:00:12:34:56
 fabric_start || { fail "the fabric starts" "$(tail -5 "$work/switch.log")"; finish; exit 1; }
 rdma_node_start a -- -s "$work/a.sock" ||
 	fail "node A's backend serves" "$(tail -5 "$work/rdma-a.log")"
@@ -110,6 +125,73 @@ expect_eq "the frames were RoCE for the devices' engines, none dropped by the sw
 	"$(sw_ctr "$la" wire_rx) $(sw_ctr "$lb" wire_rx) 0 0 0 0" \
 	"$(sw_ctr "$la" to_roce) $(sw_ctr "$lb" to_roce) $(sw_ctr "$la" drop_unknown) \
 $(sw_ctr "$lb" drop_unknown) $(sw_ctr "$la" wire_tx_drop) $(sw_ctr "$lb" wire_tx_drop)"
+echo "# A: $(grep '^switch:' "$la" | tail -1)"
+echo "# B: $(grep '^switch:' "$lb" | tail -1)"
+
+# --- 3. a QEMU guest's rxe on node A against vrdma-perf on node B
+guest=$src/.sdk/guest
+if [ "$(id -u)" -ne 0 ] || ! command -v qemu-system-x86_64 >/dev/null ||
+   [ ! -s "$guest/vmlinuz" ]; then
+	fail "section 3 can run: root, qemu-system-x86_64 and the guest image (scripts/setup.sh)"
+	fabric_stop
+	finish
+	exit 1
+fi
+rdma_node_start a -- -s "$work/g.sock" ||
+	fail "node A's backend serves the guest" "$(tail -5 "$work/rdma-a.log")"
+rdma_node_start b -- -s "$work/r.sock" -s "$work/u.sock" ||
+	fail "node B's backend serves two devices" "$(tail -5 "$work/rdma-b.log")"
+out=$(em apply "$work/em.yaml")
+expect_eq "opa-em configures the restarted nodes" 0 $?
+pp() { # NAME SOCKET rc|ud PORT GID-IP SIZE: a pingpong server on node B's device
+	timeout 600 "$build/app/vrdma-perf/vrdma-perf" -l 0 $fabric_eal --file-prefix "$prefix-$1" \
+		-- -a "$2" --pingpong "$3" --listen "$4" --gid-ip "$5" --peer-mac "$guestmac" \
+		--iters 100 --size "$6" --accept-timeout 300 > "$work/$1.log" 2>&1 &
+	eval "pid_$1=$!"
+	wait_log "$work/$1.log" 'waiting for a client' 30 ||
+		fail "vrdma-perf $1 serves" "$(tail -5 "$work/$1.log")"
+}
+port0=$((20000 + $$ % 20000))
+pp rc "$work/r.sock" rc "$port0" 10.0.0.2 4096
+pp ud "$work/u.sock" ud $((port0 + 1)) 10.0.0.3 1024
+start=$(date +%s)
+GUEST_MGMT=user GUEST_TIMEOUT=600 "$src/scripts/guest-run.sh" "$guest" "$work/g.sock" \
+	"$work/guest.log" omni.ip=10.0.0.1/24 omni.mgmt=10.0.2.15/24 \
+	"omni.neigh=10.0.0.2,$FABRIC_RDMA_MAC_B" "omni.neigh=10.0.0.3,$mac_b1" \
+	"omni.rc=10.0.2.2:$port0" "omni.ud=10.0.2.2:$((port0 + 1))" omni.tmo=240 \
+	> "$work/qemu.log" 2>&1
+q_rc=$?
+echo "# guest ran $(($(date +%s) - start)) s"
+tr -d '\r' < "$work/guest.log" > "$work/guest.txt"
+expect_eq "the guest boots, runs its tests and powers off (QEMU exit 0)" 0 "$q_rc"
+result() { grep -a "^OMNI-RESULT $1 " "$work/guest.txt" | awk '{print $3}'; }
+expect_eq "rxe in the guest on node A: ibv_rc_pingpong with node B, 100 x 4096 B" 0 "$(result rc)"
+expect_eq "rxe in the guest on node A: ibv_ud_pingpong with node B, 100 x 1024 B" 0 "$(result ud)"
+wait "$pid_rc"
+rc_rc=$?
+wait "$pid_ud"
+expect_eq "vrdma-perf's RC and UD servers on node B exit 0" "0 0" "$rc_rc $?"
+if grep -q 'pingpong rc: 100 messages of 4096 bytes each way.*verified' "$work/rc.log" &&
+   grep -q 'pingpong ud: 100 messages of 1024 bytes each way.*verified' "$work/ud.log"; then
+	pass "every message from the guest's rxe reached node B whole (RC 4096 B, UD 1024 B + GRH)"
+else
+	fail "every message from the guest's rxe reached node B whole" \
+		"$(tail -3 "$work/rc.log"; tail -3 "$work/ud.log")"
+fi
+rdma_node_stop a
+expect_eq "node A's backend (the guest's) exits 0 with every mbuf back" 0 $?
+rdma_node_stop b
+expect_eq "node B's backend exits 0 with every mbuf back" 0 $?
+la=$work/rdma-a.log
+lb=$work/rdma-b.log
+if [ "$(sw_ctr "$la" fdb_learned)" -ge 1 ] && [ "$(sw_ctr "$la" wire_tx)" -ge 500 ]; then
+	pass "node A's switch learned the guest's MAC and put its frames on the fabric"
+else
+	fail "node A's switch learned the guest's MAC and put its frames on the fabric" \
+		"$(grep '^switch:' "$la" | tail -1)"
+fi
+expect_eq "every frame of the guest's node reached node B, and back" \
+	"$(sw_ctr "$la" wire_tx) $(sw_ctr "$lb" wire_tx)" "$(sw_ctr "$lb" wire_rx) $(sw_ctr "$la" wire_rx)"
 echo "# A: $(grep '^switch:' "$la" | tail -1)"
 echo "# B: $(grep '^switch:' "$lb" | tail -1)"
 fabric_stop
