@@ -19,13 +19,30 @@
 # trip (out = in with MACs swapped, each once), no vport counted a drop,
 # and the vesw 2 vports saw none of the frames.
 #
-# Usage: scripts/demo.sh [FRAMES]   (default 2000)
+# Part 2 runs RDMA for guests across the same fabric: both nodes now run
+# vhost-user-rdma with VNIC vport 0 as its wire; vrdma-perf (a guest's
+# RDMA) runs RC WRITE, SEND, READ, UD and SEND latency between the nodes'
+# devices, every message verified, and, when QEMU and the test guest are
+# there (scripts/setup.sh), a QEMU guest's rdma_rxe on node A runs
+# ibv_rc_pingpong against node B. PASS also needs every RDMA message
+# verified, the nodes' VNIC counters (read by the EM) in agreement and every
+# mbuf back in both backends.
+#
+# Usage: scripts/demo.sh [--quick] [FRAMES]   (default 2000 frames; --quick:
+#        fewer RDMA messages and no guest, for CI)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 . scripts/lib.sh
+quick=0
+if [ "${1:-}" = --quick ]; then
+	quick=1
+	shift
+fi
 frames=${1:-2000}
+iters=20000
+[ $quick -eq 0 ] || iters=2000
 
 # OMNIPLANE_BUILD_DIR: use an existing build (the system test does).
 build=${OMNIPLANE_BUILD_DIR:-}
@@ -84,7 +101,7 @@ testpmd_cmd "show port xstats 3"
 echo "\$ opa-em status scripts/demo.yaml"
 em status scripts/demo.yaml > "$work/status.txt" || fail "opa-em status"
 grep -E '^summary node=(1|2) index=0' "$work/status.txt" | cut -c1-110 || true
-fabric_stop
+fabric_nodes_stop
 [ "$a_rc" -eq 0 ] || fail "testpmd exited $a_rc"
 [ "$b_rc" -eq 0 ] || fail "l2fwd-vnic exited $b_rc"
 # A clean exit closes every port (the fabric and its wire) before EAL goes.
@@ -143,4 +160,94 @@ done
 grep -qE "node_lid=1 index=0 .*tx_packets=$frames .*rx_packets=$frames|node_lid=1 index=0" \
 	"$work/status.txt" || true
 echo "the vesw 2 vports saw none of the frames; no drops"
+
+# ---- part 2: RDMA for guests across the same fabric
+echo
+echo "== part 2: RDMA across the same fabric: the nodes now run vhost-user-rdma"
+cat <<EOF
+   vrdma-perf side A (a guest's RDMA)          vrdma-perf side B
+        | vhost-user                                 | vhost-user
+   node A (LID $FABRIC_A_LID): vhost-user-rdma          node B (LID $FABRIC_B_LID): vhost-user-rdma
+     lib/roce RoCE v2 -> pipeline -> VNIC vport 0    VNIC vport 0 -> pipeline -> lib/roce
+        -> net_hfi1 (model) --memif-- opa-switch --memif-- net_hfi1 (model)
+   vesw 1 (EM: scripts/demo-rdma.yaml): RoCE v2 in Ethernet in OPA 16B
+EOF
+guest_ok=0
+if [ "$quick" -eq 0 ] && [ "$(id -u)" -eq 0 ] && command -v qemu-system-x86_64 >/dev/null &&
+   [ -s "$top/.sdk/guest/vmlinuz" ]; then
+	guest_ok=1
+fi
+a_socks=(-s "$work/a.sock")
+b_socks=(-s "$work/b.sock")
+if [ $guest_ok -eq 1 ]; then
+	a_socks+=(-s "$work/g.sock")
+	b_socks+=(-s "$work/r.sock")
+fi
+rdma_node_start a -- "${a_socks[@]}" || fail "node A's vhost-user-rdma did not start"
+rdma_node_start b -- "${b_socks[@]}" || fail "node B's vhost-user-rdma did not start"
+echo "\$ opa-em apply scripts/demo-rdma.yaml"
+em apply scripts/demo-rdma.yaml > "$work/em-rdma.txt" || fail "opa-em apply scripts/demo-rdma.yaml"
+grep '^node' "$work/em-rdma.txt" | sed 's/^/  /'
+
+ab=(-a "$work/a.sock" -b "$work/b.sock")
+rdma_runs=0
+rdma() { # TITLE ARGS...: one verified vrdma-perf run across the fabric
+	local title=$1 out
+	shift
+	rdma_runs=$((rdma_runs + 1))
+	out=$(vrdma_perf "${ab[@]}" "$@" --verify 2>&1) ||
+		fail "vrdma-perf $title: $(echo "$out" | grep -v '^EAL' | tail -3)"
+	echo "$out" | grep -q 'errors 0$' || fail "vrdma-perf $title: $(echo "$out" | tail -2)"
+	printf '  %-34s %s\n' "$title" "$(echo "$out" | grep -E 'msg/s|round trip' | sed 's/^ *//')"
+}
+echo "== vrdma-perf between the nodes' devices, every message verified (path MTU 1024: vesw MTU 1500)"
+rdma "RC WRITE+imm 64 KiB x $((iters / 50))" --mode write_bw --size 65536 --iters $((iters / 50))
+rdma "RC SEND 64 B x $iters" --mode send_bw --iters $iters
+rdma "RC READ 4 KiB x $((iters / 5))" --mode read_bw --size 4096 --iters $((iters / 5))
+rdma "UD SEND 1 KiB x $((iters / 5))" --mode ud_send_bw --size 1024 --iters $((iters / 5))
+rdma "RC SEND latency 64 B x $((iters / 20))" --mode send_lat --iters $((iters / 20))
+
+if [ $guest_ok -eq 1 ]; then
+	echo "== a QEMU guest on node A: its rdma_rxe runs ibv_rc_pingpong against vrdma-perf on node B"
+	port=$((20000 + $$ % 20000))
+	timeout 300 "$build/app/vrdma-perf/vrdma-perf" -l 0 $fabric_eal --file-prefix "$prefix-pp" \
+		-- -a "$work/r.sock" --pingpong rc --listen "$port" --gid-ip 10.0.0.2 \
+		--peer-mac 52:54:00:12:34:56 --iters 100 --size 4096 --accept-timeout 200 \
+		> "$work/pp.log" 2>&1 &
+	pp_pid=$!
+	wait_log "$work/pp.log" 'waiting for a client' 30 || fail "vrdma-perf --pingpong did not start"
+	GUEST_MGMT=user GUEST_TIMEOUT=300 scripts/guest-run.sh "$top/.sdk/guest" "$work/g.sock" \
+		"$work/guest.log" omni.ip=10.0.0.1/24 omni.mgmt=10.0.2.15/24 \
+		"omni.neigh=10.0.0.2,02:56:52:44:4d:11" "omni.rc=10.0.2.2:$port" omni.tmo=120 \
+		> "$work/qemu.log" 2>&1 || fail "the guest did not run (QEMU exit $?)"
+	reap "$pp_pid" 30 || fail "vrdma-perf --pingpong failed: $(tail -2 "$work/pp.log")"
+	tr -d '\r' < "$work/guest.log" | grep -a -E '^(omni-init: rc|[0-9]+ (bytes|iters) in)' | sed 's/^/  guest: /'
+	grep -a -q '^OMNI-RESULT rc 0' "$work/guest.log" || fail "the guest's ibv_rc_pingpong failed"
+	sed -n 's/^pingpong rc: /  node B: /p' "$work/pp.log"
+fi
+
+echo "\$ opa-em status scripts/demo-rdma.yaml   (the VNIC vports' counters, read over the fabric)"
+em status scripts/demo-rdma.yaml > "$work/status-rdma.txt" || fail "opa-em status"
+vport_ctr() { # LID FIELD
+	grep "^summary node=$1 index=0 " "$work/status-rdma.txt" | grep -o " $2=[0-9]*" | cut -d= -f2
+}
+for lid in $FABRIC_A_LID $FABRIC_B_LID; do
+	printf '  node %s vport 0: tx_packets=%s rx_packets=%s tx_bytes=%s rx_bytes=%s\n' "$lid" \
+		"$(vport_ctr $lid tx_packets)" "$(vport_ctr $lid rx_packets)" \
+		"$(vport_ctr $lid tx_bytes)" "$(vport_ctr $lid rx_bytes)"
+done
+a_tx=$(vport_ctr $FABRIC_A_LID tx_packets)
+b_rx=$(vport_ctr $FABRIC_B_LID rx_packets)
+[ -n "$a_tx" ] && [ "$a_tx" = "$b_rx" ] && [ "$(vport_ctr $FABRIC_B_LID tx_packets)" = \
+	"$(vport_ctr $FABRIC_A_LID rx_packets)" ] || fail "the two nodes' VNIC counters disagree"
+
+fabric_nodes_stop
+for n in a b; do
+	grep -Eq '^mbufs: ([0-9]+) of \1 in the pool$' "$work/rdma-$n.log" ||
+		fail "node $n's backend did not give back every mbuf: $(grep '^mbufs' "$work/rdma-$n.log")"
+done
+echo "== per-stage counters at exit (node A; node B's in $work/rdma-b.log with KEEP_WORK=1)"
+grep -E '^(stage|  total|switch:|device [0-9]+ engine:)' "$work/rdma-a.log" | cut -c1-150 | sed 's/^/  /'
+echo "every RDMA message of $rdma_runs runs verified; the nodes' VNIC counters agree; every mbuf back"
+fabric_stop
 echo "demo: PASS ($(( $(date +%s) - start )) s)"

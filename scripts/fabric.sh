@@ -206,9 +206,10 @@ vrdma_perf() {
 		--log-level=lib.vhost.config:warning --file-prefix "$prefix-p$vrdma_perf_runs" -- "$@"
 }
 
-# Stop everything: memif clients before the switch. Sets a_rc and b_rc.
-# A loaded 2-core machine can starve an exit for seconds: 30 s each.
-fabric_stop() {
+# Stop the nodes, the switch stays: node A's testpmd, node B's l2fwd-vnic,
+# the RDMA nodes. Sets a_rc and b_rc. A loaded 2-core machine can starve an
+# exit for seconds: 30 s each.
+fabric_nodes_stop() {
 	a_rc=0
 	b_rc=0
 	testpmd_quit 30 || a_rc=$?
@@ -219,6 +220,11 @@ fabric_stop() {
 	for n in "${!rdma_pid[@]}"; do
 		rdma_node_stop "$n" || echo "fabric: node $n's backend did not exit cleanly" >&2
 	done
+}
+
+# Stop everything: memif clients before the switch. Sets a_rc and b_rc.
+fabric_stop() {
+	fabric_nodes_stop
 	switch_stop
 	rm -rf "/var/run/dpdk/$prefix-a" "/var/run/dpdk/$prefix-b" \
 		"/var/run/dpdk/$prefix-em" "${plugin_dir:-}"

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 omniplane authors
 #
-# scripts/demo.sh on the current build: two nodes on the model fabric
+# scripts/demo.sh --quick on the current build: two nodes on the model fabric
 # (opa-switch, testpmd with net_opa_vnic, l2fwd-vnic, opa-em); every frame
-# makes the round trip A -> B -> A, the vesw 2 vports see none of them, and
-# the demo leaves no process, DPDK runtime directory or plugin copy behind.
+# makes the round trip A -> B -> A, the vesw 2 vports see none of them; then
+# RDMA across the same fabric (vhost-user-rdma on both nodes, vrdma-perf),
+# every message verified; and the demo leaves no process, DPDK runtime
+# directory or plugin copy behind. (Its guest part is system_rdma_opa's.)
 # With a sanitizer build the demo skips (exit 77: Debian's testpmd cannot
 # load a sanitized plugin), and so does this test.
 #
@@ -20,7 +22,7 @@ frames=500
 # In the background to learn its PID: its EAL file-prefixes are
 # omniplane-demo-PID-{sw,a,b,em}. Its output is shown as it comes (a run
 # stopped by the timeout shows where it was).
-KEEP_WORK= OMNIPLANE_BUILD_DIR="$build" "$src/scripts/demo.sh" $frames > "$work/demo.out" 2>&1 &
+KEEP_WORK= OMNIPLANE_BUILD_DIR="$build" "$src/scripts/demo.sh" --quick $frames > "$work/demo.out" 2>&1 &
 demo_pid=$!
 tail -n +1 -s 0.2 -f --pid=$demo_pid "$work/demo.out" | sed 's/^/# /'
 wait $demo_pid
@@ -43,6 +45,8 @@ expect_eq "demo: all $frames frames made the round trip" 1 \
 	"$(grep -c "^all $frames frames made the round trip" <<< "$out")"
 expect_eq "demo: the vesw 2 vports saw none of the frames" 1 \
 	"$(grep -c '^the vesw 2 vports saw none of the frames' <<< "$out")"
+expect_eq "demo: RDMA across the fabric, every message of 5 vrdma-perf runs verified" 1 \
+	"$(grep -c "^every RDMA message of 5 runs verified; the nodes' VNIC counters agree; every mbuf back" <<< "$out")"
 
 # What the demo made is named after its prefix (scripts/lib.sh make_work,
 # plugin_copies): omniplane-demo-PID.
