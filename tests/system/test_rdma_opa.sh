@@ -21,7 +21,11 @@
 #  3. a QEMU guest (scripts/guest-run.sh) on node A's backend: its rdma_rxe
 #     runs rdma-core's ibv_rc_pingpong and ibv_ud_pingpong against
 #     vrdma-perf --pingpong on node B's devices, across the fabric (the TCP
-#     exchange on the guest's second NIC, QEMU user mode, to the host).
+#     exchange on the guest's second NIC, QEMU user mode, to the host);
+#  4. the fabric changes under a running RC WRITE stream: node B's vport
+#     moves to another vesw (the QP retries, then fails with RETRY_EXC_ERR);
+#     moves there and back before the retry limit (it recovers, every
+#     message verified); node A's HFI link goes down and up (likewise).
 #
 # Section 3 needs root and qemu-system-x86 with the test guest image
 # (scripts/setup.sh installs both).
@@ -194,5 +198,91 @@ expect_eq "every frame of the guest's node reached node B, and back" \
 	"$(sw_ctr "$la" wire_tx) $(sw_ctr "$lb" wire_tx)" "$(sw_ctr "$lb" wire_rx) $(sw_ctr "$la" wire_rx)"
 echo "# A: $(grep '^switch:' "$la" | tail -1)"
 echo "# B: $(grep '^switch:' "$lb" | tail -1)"
+
+# --- 4. the fabric changes under a running RC WRITE stream
+#
+# vrdma-perf's QPs use --qp-timeout 18 (4.096 us x 2^18 = 1.07 s) and
+# --retry-cnt 7: a stream survives an outage shorter than about 8 s and
+# fails with RETRY_EXC_ERR after a longer one.
+rdma_node_start a -- -s "$work/a.sock" --stats 1 ||
+	fail "node A's backend serves again" "$(tail -5 "$work/rdma-a.log")"
+rdma_node_start b -- -s "$work/b.sock" --stats 1 ||
+	fail "node B's backend serves again" "$(tail -5 "$work/rdma-b.log")"
+em apply "$work/em.yaml" > /dev/null
+expect_eq "opa-em configures the restarted nodes for the fault tests" 0 $?
+em_conf "$work/moved.yaml" 2
+stream() { # NAME ITERS [ARGS...]: a verified RC WRITE stream in the background, until it runs
+	local name=$1 iters=$2 before
+	shift 2
+	before=$(dev_ctr "$work/rdma-a.log" 0 sq_posted)
+	vrdma_perf "${ab[@]}" --mode write_bw --size 4096 --iters "$iters" --verify "$@" \
+		> "$work/$name.log" 2>&1 &
+	stream_pid=$!
+	wait_until 30 eval '[ "$(dev_ctr "$work/rdma-a.log" 0 sq_posted)" -gt "$((before + 500))" ]'
+}
+retransmits() { grep '^device 0 engine:' "$work/rdma-a.log" | tail -1 | grep -o ' retransmits=[0-9]*' |
+	cut -d= -f2; }
+
+# 4a. B's vport moves to vesw 2 and stays: A's frames reach no vport of
+# vesw 1 on B; the QP retries, then fails.
+stream move 1000000 --qp-timeout 14 ||
+	fail "the stream runs before the move" "$(tail -3 "$work/move.log")"
+em apply "$work/moved.yaml" > "$work/em-moved.txt"
+expect_eq "opa-em moves node B's vport 0 to vesw 2 while the stream runs" 0 $?
+reap "$stream_pid" 60
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'RETRY_EXC_ERR' "$work/move.log"; then
+	pass "vesw change: the RC QP retries, then fails with RETRY_EXC_ERR ($(grep -o 'RETRY_EXC_ERR.*' "$work/move.log" | head -1))"
+else
+	fail "vesw change: the RC QP retries, then fails with RETRY_EXC_ERR" "rc=$rc
+$(grep -v '^EAL' "$work/move.log" | tail -4)"
+fi
+em status "$work/moved.yaml" > "$work/status-moved.txt" 2>&1
+bad_vesw=$(grep "^errors node=$FABRIC_B_LID index=0 " "$work/status-moved.txt" |
+	grep -o ' rx_bad_veswid=[0-9]*' | cut -d= -f2)
+if [ "${bad_vesw:-0}" -gt 0 ]; then
+	pass "node B counted A's frames for vesw 1 as rx_bad_veswid ($bad_vesw), as the EM reads it"
+else
+	fail "node B counted A's frames for vesw 1 as rx_bad_veswid" \
+		"$(grep "node=$FABRIC_B_LID" "$work/status-moved.txt" | cut -c1-200)"
+fi
+
+# 4b. moved and moved back before the retry limit: nothing lost
+em apply "$work/em.yaml" > /dev/null
+r0=$(retransmits)
+stream moveback 30000 --qp-timeout 18 --retry-cnt 7 ||
+	fail "the stream runs before the round trip to vesw 2" "$(tail -3 "$work/moveback.log")"
+em apply "$work/moved.yaml" > /dev/null && em apply "$work/em.yaml" > /dev/null
+expect_eq "opa-em moves node B's vport 0 to vesw 2 and back while the stream runs" 0 $?
+reap "$stream_pid" 120
+rc=$?
+if [ $rc -eq 0 ] && grep -q 'errors 0$' "$work/moveback.log"; then
+	pass "vesw change and back within the retry limit: the stream recovers, every message verified"
+else
+	fail "vesw change and back within the retry limit: the stream recovers" "rc=$rc
+$(grep -v '^EAL' "$work/moveback.log" | tail -4)"
+fi
+wait_until 5 eval '[ "$(retransmits)" -gt "${r0:-0}" ]'
+expect_eq "node A's engine retransmitted what the move lost" 1 \
+	"$([ "$(retransmits)" -gt "${r0:-0}" ] && echo 1 || echo 0)"
+
+# 4c. node A's HFI link flaps during the stream (opa-switch's control)
+r0=$(retransmits)
+stream flap 30000 --qp-timeout 18 --retry-cnt 7 ||
+	fail "the stream runs before the flap" "$(tail -3 "$work/flap.log")"
+switch_link a down && switch_link a up
+expect_eq "opa-switch takes node A's link down and up while the stream runs" 0 $?
+reap "$stream_pid" 120
+rc=$?
+if [ $rc -eq 0 ] && grep -q 'errors 0$' "$work/flap.log"; then
+	pass "HFI link flap: the RC WRITE stream is retried, every message verified"
+else
+	fail "HFI link flap: the RC WRITE stream is retried" "rc=$rc
+$(grep -v '^EAL' "$work/flap.log" | tail -4)"
+fi
+rdma_node_stop a
+expect_eq "node A's backend exits 0 after the faults with every mbuf back" 0 $?
+rdma_node_stop b
+expect_eq "node B's backend exits 0 after the faults with every mbuf back" 0 $?
 fabric_stop
 finish
