@@ -312,7 +312,7 @@ ip6_input(struct vperf_nd *nd, const uint8_t *eth, const uint8_t *ip, size_t len
 		return 0;
 	}
 	if (m[0] == ND_NA) {
-		/* an answer to us for another address: learn it; any other advertisement is not ours */
+		/* an answer to us for another address teaches us; any other is not ours */
 		if (memcmp(dst, nd->gid, 16) != 0 || memcmp(m + ND_TARGET, nd->gid, 16) == 0 ||
 		    lla == NULL || !(omni_get_be32(m + ND_FLAGS) & NA_SOLICITED)) {
 			nd->st.ignored++;

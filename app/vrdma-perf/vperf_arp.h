@@ -30,7 +30,7 @@ struct vperf_nd_stats {
 	uint64_t arp_answered;  /* ARP requests for our address, answered */
 	uint64_t ns_answered;   /* neighbour solicitations for our GID, answered */
 	uint64_t learned;       /* neighbours learned or refreshed (requests to us, answers) */
-	uint64_t ignored;       /* well-formed, not ours to answer (another target, another protocol) */
+	uint64_t ignored;       /* well-formed, not ours (another target, another protocol) */
 	uint64_t malformed;     /* too short, bad fields, a bad checksum */
 };
 
