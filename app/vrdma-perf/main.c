@@ -32,10 +32,12 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include <omni_bytes.h>
 #include <omni_num.h>
 #include <omni_signal.h>
 
 #include "vperf.h"
+#include "vperf_arp.h"
 
 struct vperf_opt opt = { .roce_bit = 55, .ctrl_class = 6 };
 static const char *const mode_names[] = { "send_bw", "write_bw", "read_bw", "send_lat",
@@ -69,8 +71,10 @@ usage(FILE *f, const char *prog)
 		"  --pingpong rc|ud  serve one client, --iters exchanges of --size bytes\n"
 		"                    (defaults as theirs: 1000, 4096 rc, 2048 ud; rx-depth 500)\n"
 		"  --listen PORT     TCP port of the exchange (theirs: 18515)\n"
-		"  --gid-ip ADDR     our IPv4 address: GID ::ffff:ADDR\n"
-		"  --peer-mac MAC    the client's Ethernet address\n"
+		"  --gid-ip ADDR     our address: IPv4 (GID ::ffff:ADDR) or IPv6 (the GID);\n"
+		"                    ARP or neighbour solicitations for it are answered\n"
+		"  --peer-mac MAC    the client's Ethernet address (default: asked for by\n"
+		"                    ARP or neighbour solicitation)\n"
 		"  --accept-timeout S  wait S seconds for the client (default 300)\n"
 		"  --ib-mtu N        path MTU, as the client's -m (default 1024, theirs)\n"
 		"Exit status: 0 when every completion succeeded (and the data checked out),\n"
@@ -86,10 +90,9 @@ usage(FILE *f, const char *prog)
 static int
 pingpong_args(void)
 {
-	if (opt.sock[0] == NULL || opt.sock[1] != NULL || opt.listen_port == 0 ||
-	    opt.gid_ip == 0 || !opt.peer_mac_set) {
-		fprintf(stderr, "vrdma-perf: --pingpong needs -a SOCKET, --listen PORT, "
-			"--gid-ip ADDRESS and --peer-mac MAC (and no -b)\n");
+	if (opt.sock[0] == NULL || opt.sock[1] != NULL || opt.listen_port == 0 || !opt.gid_set) {
+		fprintf(stderr, "vrdma-perf: --pingpong needs -a SOCKET, --listen PORT and "
+			"--gid-ip ADDRESS (and no -b)\n");
 		return -1;
 	}
 	/* as ibv_rc_pingpong and ibv_ud_pingpong default */
@@ -204,12 +207,16 @@ parse_args(int argc, char **argv)
 		case 'G': {
 			struct in_addr a;
 
-			if (inet_pton(AF_INET, optarg, &a) != 1) {
-				fprintf(stderr, "vrdma-perf: --gid-ip '%s': expected an IPv4 "
-					"address\n", optarg);
+			if (inet_pton(AF_INET, optarg, &a) == 1 && a.s_addr != 0) {
+				vperf_gid_v4(opt.gid, ntohl(a.s_addr));
+			} else if (inet_pton(AF_INET6, optarg, opt.gid) != 1 ||
+				   vperf_gid_is_v4(opt.gid) || opt.gid[0] == 0xff ||
+				   omni_get_be64(opt.gid) == 0) {
+				fprintf(stderr, "vrdma-perf: --gid-ip '%s': expected an IPv4 or a "
+					"unicast IPv6 address\n", optarg);
 				return -1;
 			}
-			opt.gid_ip = ntohl(a.s_addr);
+			opt.gid_set = true;
 			break;
 		}
 		case 'M': {
@@ -299,7 +306,7 @@ side_fail(const struct side *s, const char *what, int rc)
 }
 
 int
-side_open(struct side *s, const char *path, uint32_t ipv4)
+side_open(struct side *s, const char *path, const uint8_t gid[16])
 {
 	bool ud = vperf_ud();
 	/* room for every slot, the rings and the requests the driver builds */
@@ -324,12 +331,7 @@ side_open(struct side *s, const char *path, uint32_t ipv4)
 		return -1;
 	}
 	vuf_rdma_addr(s->d, s->mac, &s->mtu);
-	/* an IPv4-mapped GID: the one a guest's IP stack would give */
-	s->gid[10] = s->gid[11] = 0xff;
-	s->gid[12] = (uint8_t)(ipv4 >> 24);
-	s->gid[13] = (uint8_t)(ipv4 >> 16);
-	s->gid[14] = (uint8_t)(ipv4 >> 8);
-	s->gid[15] = (uint8_t)ipv4;
+	memcpy(s->gid, gid, sizeof(s->gid));
 	memcpy(g.gid, s->gid, sizeof(g.gid));
 	rc = vuf_rdma_cmd(s->d, VRDMA_CMD_ADD_GID, &g, sizeof(g), NULL, 0);
 	if (rc != 0)
@@ -748,6 +750,7 @@ int
 main(int argc, char **argv)
 {
 	struct vperf_peer pa, pb;
+	uint8_t gid_a[16], gid_b[16];
 	unsigned int lc;
 	uint32_t mtu_bytes, k;
 	uint8_t mtu;
@@ -773,8 +776,10 @@ main(int argc, char **argv)
 		goto out;
 	}
 	status = EXIT_FAIL;
-	if (side_open(&sa, opt.sock[0], RTE_IPV4(10, 0, 0, 1)) != 0 ||
-	    side_open(&sb, opt.sock[1], RTE_IPV4(10, 0, 0, 2)) != 0)
+	/* IPv4-mapped GIDs: the ones a guest's IP stack would give */
+	vperf_gid_v4(gid_a, RTE_IPV4(10, 0, 0, 1));
+	vperf_gid_v4(gid_b, RTE_IPV4(10, 0, 0, 2));
+	if (side_open(&sa, opt.sock[0], gid_a) != 0 || side_open(&sb, opt.sock[1], gid_b) != 0)
 		goto out;
 	sa.psn = sb.psn = PSN;
 	pa = peer_of(&sa);

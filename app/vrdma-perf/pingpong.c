@@ -14,6 +14,12 @@
  * and each side answers every message it receives with one of its own,
  * --iters times. Both fill their buffers with 0x7b; the server checks
  * every message it receives is that, of the size agreed.
+ *
+ * Meanwhile it plays the rest of the guest owning the device: it answers
+ * ARP requests (neighbour solicitations for an IPv6 GID) for its GID on the
+ * device's Ethernet queue, from the poll hook of every wait, so the client
+ * needs no static neighbour entry; and, without --peer-mac, it asks for the
+ * client's MAC the same way.
  */
 
 #include <endian.h>
@@ -32,12 +38,112 @@
 
 #include <omni_signal.h>
 #include "vperf.h"
+#include "vperf_arp.h"
 
 #define FILL 0x7b             /* the pingpong examples' buffer contents */
 #define EXCHANGE_SECS 10      /* the client's part of the exchange must come within */
 #define SEND_ID (1ull << 62)  /* wr_id of our sends; receives use their slot */
+#define NET_RX_BUFS 64        /* receiveq1 buffers: broadcasts of a busy segment queue here */
+#define NET_TX_BUFS 16
+#define NET_BURST 32          /* frames taken per call of the hook */
+#define SOLICIT_TRIES 3       /* as a kernel's neighbour resolution: 3 tries 1 s apart */
+#define WAIT_TICK_MS 10       /* how often a wait for the client serves the Ethernet queue */
 
 static struct side srv = { .name = "server" };
+static struct vperf_nd nd;
+static bool net_up;
+static uint64_t net_send_failed;
+
+/*
+ * The poll hook: take what the device's Ethernet queue holds (a burst at
+ * most) and answer ARP and neighbour solicitations for our GID.
+ */
+static void
+net_serve(void *arg)
+{
+	static uint8_t frame[9216];
+	uint8_t out[VPERF_ND_MAX_FRAME];
+	unsigned int k;
+
+	(void)arg;
+	for (k = 0; k < NET_BURST; k++) {
+		uint32_t len;
+		size_t n;
+
+		if (vuf_rdma_net_recv(srv.d, frame, sizeof(frame), &len) != 1)
+			break;
+		n = vperf_nd_input(&nd, frame, len, out);
+		if (n > 0 && vuf_rdma_net_send(srv.d, out, (uint32_t)n) != 0)
+			net_send_failed++;
+	}
+}
+
+static void
+net_report(void)
+{
+	struct vuf_rdma_net_stats st;
+
+	if (!net_up)
+		return;
+	vuf_rdma_net_stats(srv.d, &st);
+	printf("pingpong: neighbours: %" PRIu64 " ARP requests answered, %" PRIu64
+	       " neighbour solicitations answered, %" PRIu64 " learned, %" PRIu64
+	       " frames ignored, %" PRIu64 " malformed\n", nd.st.arp_answered, nd.st.ns_answered,
+	       nd.st.learned, nd.st.ignored, nd.st.malformed);
+	printf("pingpong: Ethernet queue: %" PRIu64 " frames in, %" PRIu64 " out, %" PRIu64
+	       " dropped, %" PRIu64 " not sent\n", st.rx_frames, st.tx_frames, st.rx_dropped,
+	       net_send_failed);
+}
+
+static void
+mac_str(char s[18], const uint8_t *m)
+{
+	snprintf(s, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
+/*
+ * The client's MAC for its GID: known when it asked for ours first, else
+ * asked for (ARP, or a neighbour solicitation), as the guest's kernel
+ * resolves a destination GID. @return 0 with @p peer's mac set, or -1.
+ */
+static int
+resolve_peer(struct vperf_peer *peer)
+{
+	uint64_t hz = rte_get_timer_hz(), until;
+	uint8_t out[VPERF_ND_MAX_FRAME];
+	unsigned int tries;
+	char s[18];
+	size_t n;
+
+	for (tries = 0; !omni_stop; tries++) {
+		net_serve(NULL);
+		if (vperf_nd_lookup(&nd, peer->gid, peer->mac)) {
+			mac_str(s, peer->mac);
+			printf("pingpong: client MAC %s (%s)\n", s,
+			       tries == 0 ? "learned from its request" : "resolved");
+			return 0;
+		}
+		if (tries == SOLICIT_TRIES)
+			break;
+		n = vperf_nd_solicit(&nd, peer->gid, out);
+		if (n == 0) {
+			fprintf(stderr, "vrdma-perf: the client's GID and ours are not of one "
+				"family (IPv4-mapped, IPv6): give --peer-mac\n");
+			return -1;
+		}
+		if (vuf_rdma_net_send(srv.d, out, (uint32_t)n) != 0)
+			net_send_failed++;
+		until = rte_get_timer_cycles() + hz;
+		while (!omni_stop && rte_get_timer_cycles() < until &&
+		       !vperf_nd_lookup(&nd, peer->gid, peer->mac)) {
+			net_serve(NULL);
+			rte_delay_us_sleep(1000);
+		}
+	}
+	fprintf(stderr, "vrdma-perf: no answer for the client's MAC after %u tries: give "
+		"--peer-mac\n", SOLICIT_TRIES);
+	return -1;
+}
 
 /*
  * Read exactly @p len bytes, waiting at most EXCHANGE_SECS for each part
@@ -48,16 +154,17 @@ static ssize_t
 read_full(int fd, void *buf, size_t len)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	unsigned int waited = 0;
+	uint64_t hz = rte_get_timer_hz(), until = rte_get_timer_cycles() + EXCHANGE_SECS * hz;
 	size_t got = 0;
 
-	while (got < len && !omni_stop && waited < EXCHANGE_SECS) {
+	while (got < len && !omni_stop && rte_get_timer_cycles() < until) {
 		ssize_t n;
 
-		if (poll(&pfd, 1, 1000) <= 0) {
-			waited++;
+		/* the client resolves our GID's MAC meanwhile: keep answering */
+		net_serve(NULL);
+		if (poll(&pfd, 1, WAIT_TICK_MS) <= 0)
 			continue;
-		}
+		until = rte_get_timer_cycles() + EXCHANGE_SECS * hz;
 		n = read(fd, (char *)buf + got, len - got);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -79,7 +186,7 @@ accept_client(void)
 		.sin_addr = { .s_addr = htonl(INADDR_ANY) },
 	};
 	struct pollfd pfd = { .events = POLLIN };
-	unsigned int waited = 0;
+	uint64_t until = rte_get_timer_cycles() + opt.accept_secs * rte_get_timer_hz();
 	int one = 1, fd, c = -1;
 
 	fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -93,14 +200,15 @@ accept_client(void)
 	printf("pingpong: waiting for a client on TCP port %u\n", opt.listen_port);
 	fflush(stdout);
 	pfd.fd = fd;
-	while (!omni_stop && waited < opt.accept_secs) {
-		int n = poll(&pfd, 1, 1000);
+	while (!omni_stop && rte_get_timer_cycles() < until) {
+		int n;
 
+		net_serve(NULL);
+		n = poll(&pfd, 1, WAIT_TICK_MS);
 		if (n > 0) {
 			c = accept(fd, NULL, NULL);
 			break;
 		}
-		waited++;
 	}
 	close(fd);
 	if (c < 0)
@@ -152,9 +260,12 @@ exchange(int c, struct vperf_peer *peer, uint8_t mtu)
 		fprintf(stderr, "vrdma-perf: the client's address is not LID:QPN:PSN:GID\n");
 		return -1;
 	}
-	memcpy(peer->mac, opt.peer_mac, sizeof(peer->mac));
 	printf("pingpong: client QPN 0x%06x PSN 0x%06x GID %.32s\n", peer->qpn, peer->psn,
 	       msg + 19);
+	if (opt.peer_mac_set)
+		memcpy(peer->mac, opt.peer_mac, sizeof(peer->mac));
+	else if (resolve_peer(peer) != 0)
+		return -1;
 	if ((opt.mode == PINGPONG_UD ? ud_connect(&srv, peer) : rc_connect(&srv, peer, mtu)) != 0)
 		return -1;
 	/* slots 0..rx_depth-1 receive (the last slot sends) */
@@ -200,6 +311,7 @@ serve(const struct vperf_peer *peer)
 
 	last = rte_get_timer_cycles();
 	while (!omni_stop && (rcnt < opt.iters || scnt < opt.iters)) {
+		net_serve(NULL);
 		n = vuf_rdma_poll_cq(srv.d, srv.cqn, wc, RTE_DIM(wc));
 		if (n < 0)
 			return -1;
@@ -250,8 +362,16 @@ pingpong_run(void)
 	uint8_t mtu;
 	int c = -1, status = 1;
 
-	if (side_open(&srv, opt.sock[0], opt.gid_ip) != 0)
+	if (side_open(&srv, opt.sock[0], opt.gid) != 0)
 		goto out;
+	/* the guest's Ethernet side: answer for our GID from now on, in every wait */
+	if (vuf_rdma_net_start(srv.d, NET_RX_BUFS, NET_TX_BUFS) != 0) {
+		fprintf(stderr, "vrdma-perf: cannot start the device's Ethernet queues\n");
+		goto out;
+	}
+	vperf_nd_init(&nd, srv.mac, srv.gid);
+	net_up = true;
+	vuf_rdma_set_poll(srv.d, net_serve, NULL);
 	srv.psn = (uint32_t)rte_rand() & 0xffffff;
 	/* the path MTU is agreed out of band: theirs is -m, 1024 by default */
 	mtu = path_mtu(srv.mtu, &mtu_bytes);
@@ -276,6 +396,7 @@ pingpong_run(void)
 out:
 	if (c >= 0)
 		close(c);
+	net_report();
 	if (srv.d != NULL && srv.qpn != 0)
 		vuf_rdma_destroy_qp(srv.d, srv.qpn);
 	vuf_rdma_close(srv.d);

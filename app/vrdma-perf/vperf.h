@@ -41,8 +41,9 @@ struct vperf_opt {
 	unsigned int roce_bit, ctrl_class;
 	/* interoperability mode (--pingpong) */
 	uint16_t listen_port;       /* TCP port of the out-of-band exchange */
-	uint32_t gid_ip;            /* the device's IPv4 address, host order */
-	uint8_t peer_mac[6];        /* the peer's Ethernet address */
+	uint8_t gid[16];            /* the device's GID: IPv4-mapped, or IPv6 (--gid-ip) */
+	bool gid_set;
+	uint8_t peer_mac[6];        /* the peer's Ethernet address (else asked for by ARP / NS) */
 	bool peer_mac_set;
 	unsigned int accept_secs;   /* wait this long for the peer to connect */
 	uint32_t ib_mtu;            /* path MTU in bytes (theirs: -m, default 1024) */
@@ -81,7 +82,7 @@ vperf_ud(void)
 	return opt.mode == UD_SEND_BW || opt.mode == PINGPONG_UD;
 }
 
-int side_open(struct side *s, const char *path, uint32_t ipv4);
+int side_open(struct side *s, const char *path, const uint8_t gid[16]);
 int side_fail(const struct side *s, const char *what, int rc);
 int rc_connect(struct side *s, const struct vperf_peer *p, uint8_t mtu);
 int ud_connect(struct side *s, const struct vperf_peer *p);

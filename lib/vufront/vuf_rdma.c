@@ -17,6 +17,12 @@
 
 #define F_VERSION_1 32
 #define F_CTRL_VQ 17
+#define F_MRG_RXBUF 15
+#define RX_RING 0
+#define TX_RING 1
+#define NET_RING_MAX 256u
+#define ETH_HDR 14
+#define ETH_VLAN_FCSLESS 18 /* an Ethernet header and one VLAN tag past the MTU */
 #define CTRL_RING 2
 #define FIRST_CQ_RING 3
 #define CONFIG_MAC 0
@@ -47,8 +53,20 @@ struct cq {
 	struct vrdma_cq_req *bufs;
 };
 
+/* receiveq1 and transmitq1: the guest's Ethernet frames */
+struct net {
+	bool up;
+	uint32_t hdr_len;   /* virtio_net_hdr as negotiated: 12, or 10 (legacy, no MRG_RXBUF) */
+	struct vuf_vq rx;
+	uint8_t *rx_bufs;   /* rx.size buffers of rx_slot bytes, each always in flight */
+	uint32_t rx_slot;
+	struct wq tx;       /* transmit buffer i belongs to descriptor i, as a send queue's */
+	struct vuf_rdma_net_stats st;
+};
+
 struct vuf_rdma {
 	struct vuf_rdma_conf conf;
+	uint64_t features;            /* negotiated */
 	struct vuf_conn *c;
 	struct vuf_mem *mem;
 	struct vuf_vq ctrl;
@@ -60,6 +78,7 @@ struct vuf_rdma {
 	struct cq *cqs;   /* by CQ number */
 	struct wq *sqs;   /* by QPN */
 	struct wq *rqs;
+	struct net net;
 };
 
 static uint64_t
@@ -95,6 +114,7 @@ vuf_rdma_open(const struct vuf_rdma_conf *conf, char *err, size_t errlen)
 		return NULL;
 	}
 	d->conf = *conf;
+	d->features = f;
 	d->c = vuf_connect(conf->path, conf->timeout_ms);
 	if (d->c == NULL) {
 		snprintf(err, errlen, "cannot connect to %s: %s", conf->path, strerror(errno));
@@ -170,6 +190,10 @@ vuf_rdma_close(struct vuf_rdma *d)
 	if (d == NULL)
 		return;
 	vuf_close(d->c);
+	if (d->net.up) {
+		vuf_vq_fini(&d->net.rx);
+		wq_fini(&d->net.tx);
+	}
 	if (d->ctrl.size != 0)
 		vuf_vq_fini(&d->ctrl);
 	for (i = 0; d->cqs != NULL && i < d->max_cqs; i++)
@@ -226,6 +250,8 @@ vuf_rdma_ring(struct vuf_rdma *d, uint32_t index)
 
 	if (index == CTRL_RING)
 		return &d->ctrl;
+	if (index == RX_RING || index == TX_RING)
+		return !d->net.up ? NULL : index == RX_RING ? &d->net.rx : &d->net.tx.vq;
 	if (index >= FIRST_CQ_RING && index < sq0)
 		return d->cqs[index - FIRST_CQ_RING].up ? &d->cqs[index - FIRST_CQ_RING].vq : NULL;
 	if (index >= sq0 && index < sq0 + 2 * d->max_qps) {
@@ -666,4 +692,125 @@ vuf_rdma_cq_signalled(struct vuf_rdma *d, uint32_t cqn)
 	if (cqn >= d->max_cqs || !d->cqs[cqn].up)
 		return false;
 	return read(d->cqs[cqn].vq.callfd, &v, sizeof(v)) == sizeof(v);
+}
+
+uint32_t
+vuf_rdma_net_frame_max(const struct vuf_rdma *d)
+{
+	/* a device without the MTU feature leaves it 0: Ethernet's own */
+	return (d->mtu != 0 ? d->mtu : 1500u) + ETH_VLAN_FCSLESS;
+}
+
+int
+vuf_rdma_net_start(struct vuf_rdma *d, unsigned int rx_bufs, unsigned int tx_bufs)
+{
+	struct net *n = &d->net;
+	uint16_t size, i;
+	int rc;
+
+	if (n->up)
+		return -EALREADY;
+	if (rx_bufs == 0 || rx_bufs > NET_RING_MAX || tx_bufs == 0 || tx_bufs > NET_RING_MAX)
+		return -EINVAL;
+	/* virtio 1.x: the header always has num_buffers; a legacy one only with MRG_RXBUF */
+	n->hdr_len = d->features & ((1ull << F_VERSION_1) | (1ull << F_MRG_RXBUF)) ? 12 : 10;
+	/* without MRG_RXBUF one buffer must hold a whole frame */
+	n->rx_slot = (n->hdr_len + vuf_rdma_net_frame_max(d) + 63) & ~63u;
+	size = ring_size(rx_bufs, NET_RING_MAX);
+	n->rx_bufs = vuf_mem_alloc(d->mem, (size_t)size * n->rx_slot, 64);
+	if (n->rx_bufs == NULL)
+		return -ENOMEM;
+	rc = vuf_vq_init(&n->rx, d->mem, RX_RING, size);
+	if (rc != 0)
+		return rc;
+	for (i = 0; i < size && rc == 0; i++) {
+		struct vuf_buf b = { n->rx_bufs + (size_t)i * n->rx_slot, n->rx_slot };
+
+		rc = vuf_vq_add(&n->rx, NULL, 0, &b, 1, b.addr);
+	}
+	/* the driver polls: no calls */
+	vuf_vq_set_interrupts(&n->rx, false);
+	if (rc == 0)
+		rc = vuf_vq_start(d->c, &n->rx, true);
+	if (rc != 0) {
+		vuf_vq_fini(&n->rx);
+		return rc;
+	}
+	rc = wq_up(d, &n->tx, TX_RING, tx_bufs, n->hdr_len + vuf_rdma_net_frame_max(d));
+	if (rc != 0) {
+		ring_stop(d, &n->rx);
+		vuf_vq_fini(&n->rx);
+		return rc;
+	}
+	memset(&n->st, 0, sizeof(n->st));
+	n->up = true;
+	return 0;
+}
+
+int
+vuf_rdma_net_recv(struct vuf_rdma *d, void *frame, uint32_t room, uint32_t *len)
+{
+	struct net *n = &d->net;
+	unsigned int k;
+
+	if (!n->up)
+		return -ENODEV;
+	/* a ring's worth at most: a device refilling as fast as we drop cannot hold us here */
+	for (k = 0; k < n->rx.size; k++) {
+		uint32_t used;
+		void *cookie;
+		bool ok;
+		int rc = vuf_vq_recycle_burst(&n->rx, &cookie, &used, 1);
+
+		if (rc <= 0)
+			return rc;
+		ok = used >= n->hdr_len && used - n->hdr_len <= room;
+		if (ok)
+			memcpy(frame, (const uint8_t *)cookie + n->hdr_len, used - n->hdr_len);
+		/* copied out: the buffer goes back to the device as it was */
+		vuf_vq_publish(&n->rx);
+		vuf_vq_kick(&n->rx);
+		if (ok) {
+			*len = used - n->hdr_len;
+			n->st.rx_frames++;
+			return 1;
+		}
+		n->st.rx_dropped++;
+	}
+	return 0;
+}
+
+int
+vuf_rdma_net_send(struct vuf_rdma *d, const void *frame, uint32_t len)
+{
+	struct net *n = &d->net;
+	uint8_t *slot;
+	int rc;
+
+	if (!n->up)
+		return -ENODEV;
+	if (len < ETH_HDR || len > vuf_rdma_net_frame_max(d))
+		return -EINVAL;
+	wq_reclaim(&n->tx);
+	/* not wq_take: its wait would call the poll hook, which may be what sends */
+	if (n->tx.vq.num_free == 0) {
+		n->st.tx_full++;
+		return -ENOSPC;
+	}
+	slot = n->tx.reqs + (size_t)n->tx.vq.free_head * n->tx.slot;
+	/* flags and gso_type 0: no offload asked for (none negotiated) */
+	memset(slot, 0, n->hdr_len);
+	memcpy(slot + n->hdr_len, frame, len);
+	rc = wq_give(&n->tx, slot, n->hdr_len + len);
+	if (rc != 0)
+		return rc;
+	vuf_vq_kick(&n->tx.vq);
+	n->st.tx_frames++;
+	return 0;
+}
+
+void
+vuf_rdma_net_stats(const struct vuf_rdma *d, struct vuf_rdma_net_stats *st)
+{
+	*st = d->net.st;
 }

@@ -355,11 +355,100 @@ bool vuf_rdma_cq_signalled(struct vuf_rdma *d, uint32_t cqn);
 void vuf_rdma_set_poll(struct vuf_rdma *d, void (*poll)(void *arg), void *arg);
 
 /**
+ * @name The device's Ethernet queues (receiveq1, transmitq1)
+ * What the guest kernel's virtio_net driver does with them, for a driver
+ * that also plays the guest's network stack (vrdma-perf answers ARP for its
+ * GID): frames in guest memory behind the virtio-net header the negotiated
+ * features require (12 bytes: VERSION_1 is always negotiated; no offload,
+ * no MRG_RXBUF, so one receive buffer holds one frame of up to MTU + 18
+ * bytes). The rings are polled: no interrupts asked for.
+ */
+/**@{*/
+
+/** Counters of the Ethernet queues, from vuf_rdma_net_start() on. */
+struct vuf_rdma_net_stats {
+	uint64_t rx_frames;    /**< frames taken by vuf_rdma_net_recv() */
+	uint64_t rx_dropped;   /**< frames dropped: shorter than the header, longer than the room */
+	uint64_t tx_frames;    /**< frames queued by vuf_rdma_net_send() */
+	uint64_t tx_full;      /**< frames refused: every transmit buffer in flight */
+};
+
+/**
+ * Set up receiveq1 with @p rx_bufs receive buffers, all made available, and
+ * transmitq1 with @p tx_bufs transmit buffers (each rounded up to a power of
+ * two, at most 256), in guest memory. Until this is called, the device drops
+ * the frames it has for the guest (as a NIC with no driver does).
+ * @param d
+ *   The device.
+ * @param rx_bufs
+ *   Receive buffers, 1..256.
+ * @param tx_bufs
+ *   Transmit buffers, 1..256.
+ * @return 0; -EALREADY when started; -EINVAL for a count out of range;
+ *   -ENOMEM when guest memory is short; or a negative errno of the
+ *   connection (vuf_send()).
+ */
+int vuf_rdma_net_start(struct vuf_rdma *d, unsigned int rx_bufs, unsigned int tx_bufs);
+
+/**
+ * Take the next frame the device delivered, copied out of guest memory (the
+ * buffer goes back to the device at once): the caller parses a copy the
+ * device can no longer change. A frame longer than @p room, or a used
+ * buffer shorter than the header, is dropped and counted, and the next one
+ * taken.
+ * @param d
+ *   The device.
+ * @param frame
+ *   Receives the frame (from the Ethernet header on).
+ * @param room
+ *   Bytes of @p frame.
+ * @param len
+ *   Receives the frame's length.
+ * @return 1 with @p frame and @p len set; 0 when none is waiting; -ENODEV
+ *   before vuf_rdma_net_start(); -EPROTO when the device returned a buffer
+ *   it was not given (vuf_vq_get_used()).
+ */
+int vuf_rdma_net_recv(struct vuf_rdma *d, void *frame, uint32_t room, uint32_t *len);
+
+/**
+ * Queue one frame on transmitq1 (copied into a transmit buffer behind a
+ * header asking for no offload) and notify the device. Buffers the device
+ * is done with are taken back first.
+ * @param d
+ *   The device.
+ * @param frame
+ *   The frame, from the Ethernet header on.
+ * @param len
+ *   Its bytes: 14 (a header) to MTU + 18 (one VLAN tag).
+ * @return 0; -ENOSPC (counted) when every transmit buffer is in flight;
+ *   -EINVAL for a length out of range; -ENODEV before vuf_rdma_net_start().
+ */
+int vuf_rdma_net_send(struct vuf_rdma *d, const void *frame, uint32_t len);
+
+/**
+ * @param d
+ *   The device.
+ * @param st
+ *   Receives the counters of the Ethernet queues.
+ */
+void vuf_rdma_net_stats(const struct vuf_rdma *d, struct vuf_rdma_net_stats *st);
+
+/**
+ * @param d
+ *   The device.
+ * @return The longest frame the Ethernet queues carry: MTU + 18 (one VLAN tag).
+ */
+uint32_t vuf_rdma_net_frame_max(const struct vuf_rdma *d);
+
+/**@}*/
+
+/**
  * A ring of the device, for tests that misbehave on purpose.
  * @param d
  *   The device.
  * @param index
- *   Ring index: the control ring, a CQ's, a QP's send or receive ring.
+ *   Ring index: receiveq1 or transmitq1 (once started), the control ring,
+ *   a CQ's, a QP's send or receive ring.
  * @return The ring, or NULL when it is not set up.
  */
 struct vuf_vq *vuf_rdma_ring(struct vuf_rdma *d, uint32_t index);

@@ -10,7 +10,9 @@
  * order), waits for buffers when there are none, and without MRG_RXBUF is
  * dropped when no buffer holds it. Driven by DPDK's own virtio-user PMD
  * (net_virtio_user) as the frontend: frames both ways between its port and
- * the device's wire rings.
+ * the device's wire rings. Driven by lib/vufront's RDMA driver (vuf_rdma),
+ * whose Ethernet queues a guest stack on top of the RDMA driver uses:
+ * frames both ways, buffers recycled, drops and a full ring counted.
  */
 
 #include <errno.h>
@@ -21,6 +23,7 @@
 
 #include "test_case.h"
 #include "vrdma_test_util.h"
+#include "vuf_rdma.h"
 
 #define F_MRG_RXBUF 15
 #define F_VERSION_1 32
@@ -474,6 +477,127 @@ test_pool_too_small_for_the_mtu_is_refused(void **state)
 	rte_mempool_free(small);
 }
 
+static struct vrdma_dev *vr_dev;
+
+static void
+vr_poll(void *arg)
+{
+	(void)arg;
+	vrdma_dev_poll(vr_dev);
+}
+
+/* vuf_rdma_net_recv() polling the device until a frame comes. @return its result. */
+static int
+vr_recv(struct vuf_rdma *d, uint8_t *frame, uint32_t room, uint32_t *len)
+{
+	int rc = 0;
+
+	test_wait_until((vr_poll(NULL), (rc = vuf_rdma_net_recv(d, frame, room, len)) != 0),
+			TIMEOUT_MS);
+	return rc;
+}
+
+/*
+ * vuf_rdma's Ethernet queues: wire frames come to the caller byte for byte
+ * (the 12-byte header taken off), 20 of them through 4 receive buffers that
+ * go back as they are read; one longer than the caller's room is dropped and
+ * counted and the next one comes; the guest's frames reach the wire whole; a
+ * transmit ring with every buffer in flight refuses (counted) until the
+ * device returns them; lengths out of range and a second start are refused.
+ */
+static void
+test_vuf_rdma_net_queues_carry_frames_both_ways(void **state)
+{
+	struct vuf_rdma_conf vc = {
+		.mem_size = MEM_SIZE, .gpa_base = MEM_GPA, .roce_bit = 55, .ctrl_class = 6,
+		.timeout_ms = TIMEOUT_MS, .poll = vr_poll,
+	};
+	uint8_t got[2048], want[2048];
+	struct vuf_rdma_net_stats st;
+	struct vrdma_dev_info info;
+	int rx_up[2] = { 0, 1 }, tx_up[2] = { 1, 1 };
+	struct rte_mbuf *m = NULL;
+	struct vrdma_conf conf;
+	char path[128], err[128];
+	struct vuf_rdma *d;
+	uint32_t len, i;
+
+	(void)state;
+	conf_for(&conf, path, sizeof(path), "vrnet.sock");
+	conf.net_rx = net_rx;
+	conf.net_tx = net_tx;
+	vr_dev = vrdma_dev_create(&conf);
+	assert_non_null(vr_dev);
+	vc.path = path;
+	d = vuf_rdma_open(&vc, err, sizeof(err));
+	if (d == NULL)
+		fail_msg("vuf_rdma_open: %s", err);
+	assert_int_equal(vuf_rdma_net_recv(d, got, sizeof(got), &len), -ENODEV);
+	assert_int_equal(vuf_rdma_net_send(d, want, 60), -ENODEV);
+	assert_null(vuf_rdma_ring(d, 0));
+	assert_int_equal(vuf_rdma_net_start(d, 0, 2), -EINVAL);
+	assert_int_equal(vuf_rdma_net_start(d, 2, 257), -EINVAL);
+	/* 3 receive buffers are a ring of 4; 2 transmit buffers */
+	assert_int_equal(vuf_rdma_net_start(d, 3, 2), 0);
+	assert_int_equal(vuf_rdma_net_start(d, 3, 2), -EALREADY);
+	assert_non_null(vuf_rdma_ring(d, 0));
+	assert_int_equal(vuf_vq_in_flight(vuf_rdma_ring(d, 0)), 4);
+	assert_true(wait_info(vr_dev, ring_is, rx_up, &info));
+	assert_true(wait_info(vr_dev, ring_is, tx_up, &info));
+	assert_int_equal(vuf_rdma_net_frame_max(d), 1518);
+	for (i = 0; i < 20; i++) {
+		assert_int_equal(rte_ring_enqueue(net_rx, wire_frame(60 + i, (uint8_t)i)), 0);
+		assert_int_equal(vr_recv(d, got, sizeof(got), &len), 1);
+		assert_int_equal(len, 60 + i);
+		frame_fill(want, len, (uint8_t)i);
+		assert_memory_equal(got, want, len);
+	}
+	/* every buffer is back with the device */
+	assert_int_equal(vuf_vq_in_flight(vuf_rdma_ring(d, 0)), 4);
+	assert_int_equal(rte_ring_enqueue(net_rx, wire_frame(200, 1)), 0);
+	assert_int_equal(rte_ring_enqueue(net_rx, wire_frame(100, 2)), 0);
+	assert_int_equal(vr_recv(d, got, 150, &len), 1);
+	assert_int_equal(len, 100);
+	frame_fill(want, 100, 2);
+	assert_memory_equal(got, want, 100);
+	vuf_rdma_net_stats(d, &st);
+	assert_int_equal(st.rx_frames, 21);
+	assert_int_equal(st.rx_dropped, 1);
+	/* the guest's frames, whole, to the wire */
+	frame_fill(want, 1518, 5);
+	assert_int_equal(vuf_rdma_net_send(d, want, 1518), 0);
+	assert_true(test_wait_until((vr_poll(NULL), rte_ring_count(net_tx) == 1), TIMEOUT_MS));
+	assert_int_equal(rte_ring_dequeue(net_tx, (void **)&m), 0);
+	assert_int_equal(m->pkt_len, 1518);
+	assert_memory_equal(rte_pktmbuf_mtod(m, void *), want, 1518);
+	rte_pktmbuf_free(m);
+	/* both transmit buffers in flight (the device not polled): the third is refused */
+	assert_int_equal(vuf_rdma_net_send(d, want, 60), 0);
+	assert_int_equal(vuf_rdma_net_send(d, want, 61), 0);
+	assert_int_equal(vuf_rdma_net_send(d, want, 62), -ENOSPC);
+	assert_true(test_wait_until((vr_poll(NULL), rte_ring_count(net_tx) == 2), TIMEOUT_MS));
+	assert_int_equal(vuf_rdma_net_send(d, want, 63), 0);
+	assert_true(test_wait_until((vr_poll(NULL), rte_ring_count(net_tx) == 3), TIMEOUT_MS));
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(rte_ring_dequeue(net_tx, (void **)&m), 0);
+		assert_int_equal(m->pkt_len, 60 + (i == 2 ? 3 : i));
+		rte_pktmbuf_free(m);
+	}
+	assert_int_equal(vuf_rdma_net_send(d, want, 13), -EINVAL);
+	assert_int_equal(vuf_rdma_net_send(d, want, 1519), -EINVAL);
+	vuf_rdma_net_stats(d, &st);
+	assert_int_equal(st.tx_frames, 4);
+	assert_int_equal(st.tx_full, 1);
+	vrdma_dev_info_get(vr_dev, &info);
+	assert_int_equal(info.net_tx_frames, 4);
+	/* the device delivered the long one too: the driver dropped it */
+	assert_int_equal(info.net_rx_frames, 22);
+	vuf_rdma_close(d);
+	assert_true(wait_info(vr_dev, no_vid, NULL, &info));
+	vrdma_dev_destroy(vr_dev);
+	unlink(path);
+}
+
 static int
 net_up(void **state)
 {
@@ -504,6 +628,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_virtio_user_frames_both_ways),
 		cmocka_unit_test(test_roce_frames_for_other_gids_reach_the_guest),
 		cmocka_unit_test(test_frames_with_no_guest_queue_are_dropped),
+		cmocka_unit_test(test_vuf_rdma_net_queues_carry_frames_both_ways),
 	};
 
 	test_case_filter(argc, argv);

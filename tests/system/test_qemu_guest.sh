@@ -16,6 +16,12 @@
 #     devices 1 and 2 (GIDs ::ffff:10.0.0.2, ::ffff:10.0.0.3), the TCP
 #     exchange over the tap: lib/roce against Linux rxe, RC and UD, every
 #     message vrdma-perf receives checked;
+#     addresses resolved both ways: the guest has no neighbour entry for
+#     the RC server's 10.0.0.2 and asks by ARP, which vrdma-perf answers on
+#     device 1's Ethernet queue (it is given the guest's MAC); the UD server
+#     is not given it and asks the guest by ARP, which has a static entry
+#     for 10.0.0.3 (so never asks) and whose broadcasts for others it
+#     ignores;
 #  3. the backend, the guest and both servers end cleanly, every mbuf back.
 #
 # Needs root (a network namespace), qemu-system-x86 and the guest image
@@ -76,21 +82,22 @@ in_ns ip addr add 10.0.0.254/24 dev vurtap
 in_ns ip link set vurtap up
 
 # --- the two pingpong servers (their TCP exchange on the namespace's stack)
-pp() { # NAME SOCKET rc|ud PORT GID-IP SIZE
+pp() { # NAME SOCKET rc|ud PORT GID-IP SIZE [--peer-mac MAC]
 	in_ns timeout 600 "$perf" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-$1" -- \
-		-a "$2" --pingpong "$3" --listen "$4" --gid-ip "$5" --peer-mac "$guestmac" \
+		-a "$2" --pingpong "$3" --listen "$4" --gid-ip "$5" "${@:7}" \
 		--iters 100 --size "$6" --accept-timeout ${ACCEPT_TMO:-300} > "$work/$1.log" 2>&1 &
 	eval "pid_$1=$!"
 	wait_log "$work/$1.log" 'waiting for a client' 30 ||
 		fail "vrdma-perf $1 serves" "$(tail -5 "$work/$1.log")"
 }
-pp rc "$work/r.sock" rc 18515 10.0.0.2 4096
+# RC: given the guest's MAC; UD: asks for it by ARP
+pp rc "$work/r.sock" rc 18515 10.0.0.2 4096 --peer-mac "$guestmac"
 pp ud "$work/u.sock" ud 18516 10.0.0.3 1024
 
 # --- the guest
 start=$(date +%s)
 GUEST_TIMEOUT=600 "$src/scripts/guest-run.sh" "$guest" "$work/g.sock" "$work/guest.log" \
-	omni.ip=10.0.0.1/24 "omni.neigh=10.0.0.2,$dev1" "omni.neigh=10.0.0.3,$dev2" \
+	omni.ip=10.0.0.1/24 "omni.neigh=10.0.0.3,$dev2" \
 	omni.ping=10.0.0.254 omni.rc=10.0.0.254:18515 omni.ud=10.0.0.254:18516 omni.tmo=${OMNI_TMO:-240} \
 	> "$work/qemu.log" 2>&1
 q_rc=$?
@@ -119,6 +126,23 @@ if grep -q 'pingpong rc: 100 messages of 4096 bytes each way.*verified' "$work/r
 	pass "every message from rxe reached vrdma-perf whole (RC 4096 B, UD 1024 B + GRH)"
 else
 	fail "every message from rxe reached vrdma-perf whole" "$(tail -3 "$work/rc.log"; tail -3 "$work/ud.log")"
+fi
+# neighbour resolution: "pingpong: neighbours: A ARP requests answered, N neighbour
+# solicitations answered, L learned, I frames ignored, M malformed"
+nb() { grep -a '^pingpong: neighbours:' "$work/$1.log" | awk -v f="$2" '{print $f}'; }
+if [ "$(nb rc 3)" -ge 1 ] 2>/dev/null && [ "$(nb rc 16)" = 0 ]; then
+	pass "the guest resolved 10.0.0.2 by ARP: vrdma-perf answered $(nb rc 3) request(s) on device 1"
+else
+	fail "the guest resolves 10.0.0.2 by ARP, vrdma-perf answers" \
+		"$(grep -a -E 'neighbours|Ethernet queue' "$work/rc.log")"
+fi
+if grep -q "client MAC $guestmac (resolved)" "$work/ud.log" && [ "$(nb ud 3)" = 0 ] &&
+   [ "$(nb ud 11)" -ge 1 ] 2>/dev/null && [ "$(nb ud 13)" -ge 1 ] 2>/dev/null &&
+   [ "$(nb ud 16)" = 0 ]; then
+	pass "vrdma-perf resolved the guest's MAC by ARP (UD, no --peer-mac), answered no ARP (static entry) and ignored $(nb ud 13) frames for others"
+else
+	fail "vrdma-perf resolves the guest's MAC by ARP, ignores the frames for others" \
+		"$(grep -a -E 'neighbours|Ethernet queue|client MAC' "$work/ud.log")"
 fi
 
 # SIGINT to the backend's timeout; our child is ip, which passes its status on

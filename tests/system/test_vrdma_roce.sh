@@ -130,6 +130,8 @@ bad "one socket" "give both devices' sockets" -a "$work/a.sock"
 bad "unknown mode" "--mode 'atomic_bw'" -a x -b y --mode atomic_bw
 bad "tx-depth 0" "--tx-depth '0': expected 1\.\." -a x -b y --tx-depth 0
 bad "size 2M" "--size '2097152': expected 1\.\." -a x -b y --size 2097152
+bad "a multicast GID" "--gid-ip 'ff02::1': expected an IPv4 or a unicast IPv6" \
+	-a x --pingpong rc --listen 1 --gid-ip ff02::1
 
 # --- 4. a pingpong server waiting for its client ends on SIGINT within 2 s
 # (its waits read the one stop flag the handler sets)
