@@ -21,7 +21,8 @@
 #  3. a QEMU guest (scripts/guest-run.sh) on node A's backend: its rdma_rxe
 #     runs rdma-core's ibv_rc_pingpong and ibv_ud_pingpong against
 #     vrdma-perf --pingpong on node B's devices, across the fabric (the TCP
-#     exchange on the guest's second NIC, QEMU user mode, to the host);
+#     exchange on the guest's second NIC, QEMU user mode, to the host), the
+#     addresses resolved by ARP across the vesw in both directions;
 #  4. the fabric changes under a running RC WRITE stream: node B's vport
 #     moves to another vesw (the QP retries, then fails with RETRY_EXC_ERR);
 #     moves there and back before the retry limit (it recovers, every
@@ -37,13 +38,15 @@ set -uo pipefail
 on_exit 'fabric_stop >/dev/null 2>&1'
 
 # The EM's configuration: vport 0 of each node on vesw 1 (B's on VESW),
-# vport 1 on vesw 2; the MAC tables route the stations behind each node.
-em_conf() { # FILE VESW
+# vport 1 on vesw 2 (B's on VESW1; a node's two vports on one vesw would
+# share its LMAC); the MAC tables route the stations behind each node.
+em_conf() { # FILE VESW VESW1
 	cat > "$1" <<EOF
 em: { lid: $FABRIC_EM_LID }
 vesws:
   - { id: 1, fabric_id: 0x301, pkey: 0x8001, mtu: 1500, mcast_dlid: 0xf00001 }
   - { id: 2, fabric_id: 0x301, pkey: 0x8002, mtu: 1500, mcast_dlid: 0xf00002 }
+  - { id: 3, fabric_id: 0x301, pkey: 0x8003, mtu: 1500, mcast_dlid: 0xf00003 }
 vports:
   - node_lid: $FABRIC_A_LID
     index: 0
@@ -58,7 +61,7 @@ vports:
     mac_table:
       - { mac: "$FABRIC_RDMA_MAC_A", dlid: $FABRIC_A_LID }
       - { mac: "$guestmac", dlid: $FABRIC_A_LID }
-  - { node_lid: $FABRIC_B_LID, index: 1, vesw: 2 }
+  - { node_lid: $FABRIC_B_LID, index: 1, vesw: $3 }
 EOF
 }
 
@@ -70,7 +73,7 @@ rdma_node_start a -- -s "$work/a.sock" ||
 	fail "node A's backend serves" "$(tail -5 "$work/rdma-a.log")"
 rdma_node_start b -- -s "$work/b.sock" ||
 	fail "node B's backend serves" "$(tail -5 "$work/rdma-b.log")"
-em_conf "$work/em.yaml" 1
+em_conf "$work/em.yaml" 1 2
 out=$(em apply "$work/em.yaml")
 expect_eq "opa-em configures both nodes' vports" 0 $?
 if grep -q '^wire: port [0-9]* (net_opa_vnic_a_vp0)' "$work/rdma-a.log" &&
@@ -147,21 +150,26 @@ rdma_node_start b -- -s "$work/r.sock" -s "$work/u.sock" ||
 	fail "node B's backend serves two devices" "$(tail -5 "$work/rdma-b.log")"
 out=$(em apply "$work/em.yaml")
 expect_eq "opa-em configures the restarted nodes" 0 $?
-pp() { # NAME SOCKET rc|ud PORT GID-IP SIZE: a pingpong server on node B's device
+pp() { # NAME SOCKET rc|ud PORT GID-IP SIZE [ARGS]: a pingpong server on node B's device
 	timeout 600 "$build/app/vrdma-perf/vrdma-perf" -l 0 $fabric_eal --file-prefix "$prefix-$1" \
-		-- -a "$2" --pingpong "$3" --listen "$4" --gid-ip "$5" --peer-mac "$guestmac" \
-		--iters 100 --size "$6" --accept-timeout 300 > "$work/$1.log" 2>&1 &
+		-- -a "$2" --pingpong "$3" --listen "$4" --gid-ip "$5" \
+		--iters 100 --size "$6" --accept-timeout 300 "${@:7}" > "$work/$1.log" 2>&1 &
 	eval "pid_$1=$!"
 	wait_log "$work/$1.log" 'waiting for a client' 30 ||
 		fail "vrdma-perf $1 serves" "$(tail -5 "$work/$1.log")"
 }
 port0=$((20000 + $$ % 20000))
-pp rc "$work/r.sock" rc "$port0" 10.0.0.2 4096
+# Addresses resolve across the vesw: the guest asks for the RC server's
+# 10.0.0.2 by ARP (a broadcast: the vesw's multicast DLID, flooded by the
+# switch, flooded by node B's backend to its devices' guests); the UD server
+# asks for the guest's MAC (the other way). Each side has the other's address
+# for the other server.
+pp rc "$work/r.sock" rc "$port0" 10.0.0.2 4096 --peer-mac "$guestmac"
 pp ud "$work/u.sock" ud $((port0 + 1)) 10.0.0.3 1024
 start=$(date +%s)
 GUEST_MGMT=user GUEST_TIMEOUT=600 "$src/scripts/guest-run.sh" "$guest" "$work/g.sock" \
 	"$work/guest.log" omni.ip=10.0.0.1/24 omni.mgmt=10.0.2.15/24 \
-	"omni.neigh=10.0.0.2,$FABRIC_RDMA_MAC_B" "omni.neigh=10.0.0.3,$mac_b1" \
+	"omni.neigh=10.0.0.3,$mac_b1" \
 	"omni.rc=10.0.2.2:$port0" "omni.ud=10.0.2.2:$((port0 + 1))" omni.tmo=240 \
 	> "$work/qemu.log" 2>&1
 q_rc=$?
@@ -181,6 +189,21 @@ if grep -q 'pingpong rc: 100 messages of 4096 bytes each way.*verified' "$work/r
 else
 	fail "every message from the guest's rxe reached node B whole" \
 		"$(tail -3 "$work/rc.log"; tail -3 "$work/ud.log")"
+fi
+# "pingpong: neighbours: A ARP requests answered, N neighbour solicitations
+# answered, L learned, I frames ignored, M malformed"
+nb() { grep -a '^pingpong: neighbours:' "$work/$1.log" | awk -v f="$2" '{print $f}'; }
+if [ "$(nb rc 3)" -ge 1 ] 2>/dev/null && [ "$(nb rc 16)" = 0 ]; then
+	pass "the guest on node A resolved 10.0.0.2 by ARP across the vesw: node B answered $(nb rc 3)"
+else
+	fail "the guest on node A resolves 10.0.0.2 by ARP across the vesw" \
+		"$(grep -a -E 'neighbours|Ethernet queue' "$work/rc.log")"
+fi
+if grep -q "client MAC $guestmac (resolved)" "$work/ud.log" && [ "$(nb ud 16)" = 0 ]; then
+	pass "node B resolved the guest's MAC by ARP across the vesw (UD server, no --peer-mac)"
+else
+	fail "node B resolves the guest's MAC by ARP across the vesw" \
+		"$(grep -a -E 'neighbours|Ethernet queue|client MAC' "$work/ud.log")"
 fi
 rdma_node_stop a
 expect_eq "node A's backend (the guest's) exits 0 with every mbuf back" 0 $?
@@ -210,7 +233,7 @@ rdma_node_start b -- -s "$work/b.sock" --stats 1 ||
 	fail "node B's backend serves again" "$(tail -5 "$work/rdma-b.log")"
 em apply "$work/em.yaml" > /dev/null
 expect_eq "opa-em configures the restarted nodes for the fault tests" 0 $?
-em_conf "$work/moved.yaml" 2
+em_conf "$work/moved.yaml" 2 3
 stream() { # NAME ITERS [ARGS...]: a verified RC WRITE stream in the background, until it runs
 	local name=$1 iters=$2 before
 	shift 2
