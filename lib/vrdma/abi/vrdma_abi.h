@@ -132,7 +132,7 @@ enum vrdma_mtu {
  * RFC's byte there is padding, so a device without atomics answers NONE.
  */
 enum vrdma_atomic_cap {
-	VRDMA_ATOMIC_NONE = 0, /**< no atomics: their opcodes and access flag are refused */
+	VRDMA_ATOMIC_NONE = 0, /**< no atomics: do not use their opcodes or access flag */
 	VRDMA_ATOMIC_HCA = 1,  /**< atomic between the device's own atomics, on any of its QPs */
 	VRDMA_ATOMIC_GLOB = 2, /**< atomic against the CPUs' and other devices' atomics too */
 };
