@@ -7,10 +7,12 @@
  * It plays the guest driver (lib/vufront's vuf_rdma) of two devices served
  * by vhost-user-rdma, A (requester) on the main lcore and B (responder) on
  * the next, and measures one operation between them the way ib_send_bw,
- * ib_write_bw, ib_read_bw and ib_send_lat do. See doc/vrdma-perf.md.
+ * ib_write_bw, ib_read_bw, ib_send_lat and ib_atomic_bw do. See
+ * doc/vrdma-perf.md.
  *
  *   vrdma-perf [EAL options] -- -a SOCKET -b SOCKET [--mode MODE]
  *       [--size BYTES] [--iters N] [--tx-depth N] [--rx-depth N] [--verify]
+ *       [--atomic-type TYPE] [--qp-timeout N] [--retry-cnt N]
  */
 
 #include <endian.h>
@@ -39,9 +41,12 @@
 #include "vperf.h"
 #include "vperf_arp.h"
 
-struct vperf_opt opt = { .roce_bit = 55, .ctrl_class = 6 };
+/* RC timeout and retries as perftest's defaults (-u 14, 7 retries) */
+struct vperf_opt opt = { .roce_bit = 55, .ctrl_class = 6, .qp_timeout = 14, .retry_cnt = 7 };
 static const char *const mode_names[] = { "send_bw", "write_bw", "read_bw", "send_lat",
-					   "ud_send_bw" };
+					   "ud_send_bw", "atomic_bw" };
+/* atomic_bw --verify, FETCH_AND_ADD: the originals seen, one bit per value 0..iters-1 */
+static uint8_t *seen;
 
 static struct side sa = { .name = "A" }, sb = { .name = "B" };
 static volatile bool failed;
@@ -55,15 +60,22 @@ usage(FILE *f, const char *prog)
 		"driver: A (requester) on the main lcore, B (responder) on the next lcore.\n"
 		"options:\n"
 		"  -a, -b SOCKET     the two devices' vhost-user sockets\n"
-		"  --mode MODE       send_bw, write_bw, read_bw, send_lat, ud_send_bw\n"
-		"                    (default send_bw)\n"
+		"  --mode MODE       send_bw, write_bw, read_bw, send_lat, ud_send_bw,\n"
+		"                    atomic_bw (default send_bw)\n"
 		"  --size BYTES      message size (default 64; RC up to 1 MiB, UD up to the\n"
-		"                    path MTU)\n"
+		"                    path MTU; atomic_bw: 8, the only size)\n"
 		"  --iters N         messages (default 100000 bw, 10000 lat)\n"
 		"  --tx-depth N      requests in flight, 1..%u (default 128 bw, 1 lat)\n"
 		"  --rx-depth N      receives posted, 1..%u (default 256)\n"
 		"  --verify          check every message's bytes and order (write_bw then\n"
-		"                    writes with immediate, so B sees each message)\n"
+		"                    writes with immediate, so B sees each message;\n"
+		"                    atomic_bw checks every original and B's final counter)\n"
+		"  --atomic-type T   atomic_bw: fetch_and_add (default: add 1 to B's counter)\n"
+		"                    or cmp_and_swap (compare i, swap i + 1)\n"
+		"  --qp-timeout N    RC local ACK timeout, 4.096 us << N, 0..31 (default 14;\n"
+		"                    0: none), as perftest's -u\n"
+		"  --retry-cnt N     RC transport retries, 0..7 (default 7; the engine reads 7\n"
+		"                    as for ever)\n"
 		"  --roce-bit N      the devices' RoCE feature bit (default 55)\n"
 		"  --ctrl-class N    their RoCE control class (default 6)\n"
 		"interoperability, one device as the server of ibv_rc_pingpong or\n"
@@ -123,6 +135,9 @@ parse_args(int argc, char **argv)
 		{ "tx-depth", required_argument, NULL, 't' },
 		{ "rx-depth", required_argument, NULL, 'r' },
 		{ "verify", no_argument, NULL, 'v' },
+		{ "atomic-type", required_argument, NULL, 'A' },
+		{ "qp-timeout", required_argument, NULL, 'O' },
+		{ "retry-cnt", required_argument, NULL, 'Y' },
 		{ "roce-bit", required_argument, NULL, 'R' },
 		{ "ctrl-class", required_argument, NULL, 'C' },
 		{ "pingpong", required_argument, NULL, 'P' },
@@ -153,7 +168,8 @@ parse_args(int argc, char **argv)
 					break;
 			if (i == RTE_DIM(mode_names)) {
 				fprintf(stderr, "vrdma-perf: --mode '%s': expected send_bw, "
-					"write_bw, read_bw, send_lat or ud_send_bw\n", optarg);
+					"write_bw, read_bw, send_lat, ud_send_bw or atomic_bw\n",
+					optarg);
 				return -1;
 			}
 			opt.mode = (enum mode)i;
@@ -180,6 +196,26 @@ parse_args(int argc, char **argv)
 			break;
 		case 'v':
 			opt.verify = true;
+			break;
+		case 'A':
+			if (strcmp(optarg, "cmp_and_swap") != 0 &&
+			    strcmp(optarg, "fetch_and_add") != 0) {
+				fprintf(stderr, "vrdma-perf: --atomic-type '%s': expected "
+					"cmp_and_swap or fetch_and_add\n", optarg);
+				return -1;
+			}
+			opt.cmp_swap = optarg[0] == 'c';
+			opt.atomic_type_set = true;
+			break;
+		case 'O':
+			if (!num_opt("qp-timeout", optarg, 0, 31, &v))
+				return -1;
+			opt.qp_timeout = (uint8_t)v;
+			break;
+		case 'Y':
+			if (!num_opt("retry-cnt", optarg, 0, 7, &v))
+				return -1;
+			opt.retry_cnt = (uint8_t)v;
 			break;
 		case 'R':
 			if (!num_opt("roce-bit", optarg, 0, 63, &v))
@@ -262,6 +298,16 @@ parse_args(int argc, char **argv)
 		fprintf(stderr, "vrdma-perf: give both devices' sockets: -a SOCKET -b SOCKET\n");
 		return -1;
 	}
+	if (opt.atomic_type_set && opt.mode != ATOMIC_BW) {
+		fprintf(stderr, "vrdma-perf: --atomic-type is for --mode atomic_bw\n");
+		return -1;
+	}
+	if (opt.mode == ATOMIC_BW && opt.size != 0 && opt.size != 8) {
+		fprintf(stderr, "vrdma-perf: --size %u: an atomic moves 8 bytes\n", opt.size);
+		return -1;
+	}
+	if (opt.mode == ATOMIC_BW)
+		opt.size = 8;
 	if (opt.size == 0)
 		opt.size = 64;
 	if (opt.iters == 0)
@@ -305,6 +351,14 @@ side_fail(const struct side *s, const char *what, int rc)
 	return -1;
 }
 
+/* What MRs and RC QPs grant: everything the mode needs (atomics only for atomic_bw). */
+static uint32_t
+rc_access(void)
+{
+	return VRDMA_ACCESS_LOCAL_WRITE | VRDMA_ACCESS_REMOTE_WRITE | VRDMA_ACCESS_REMOTE_READ |
+		(opt.mode == ATOMIC_BW ? VRDMA_ACCESS_REMOTE_ATOMIC : 0);
+}
+
 int
 side_open(struct side *s, const char *path, const uint8_t gid[16])
 {
@@ -332,6 +386,19 @@ side_open(struct side *s, const char *path, const uint8_t gid[16])
 	}
 	vuf_rdma_addr(s->d, s->mac, &s->mtu);
 	memcpy(s->gid, gid, sizeof(s->gid));
+	if (opt.mode == ATOMIC_BW) {
+		/* what a guest's verbs driver reads before it offers atomics */
+		struct vrdma_ack_query_device qd;
+
+		rc = vuf_rdma_cmd(s->d, VRDMA_CMD_QUERY_DEVICE, NULL, 0, &qd, sizeof(qd));
+		if (rc != 0)
+			return side_fail(s, "QUERY_DEVICE", rc);
+		if (qd.atomic_cap == VRDMA_ATOMIC_NONE) {
+			fprintf(stderr, "vrdma-perf: device %s (%s): no atomics (QUERY_DEVICE's "
+				"atomic_cap is NONE)\n", s->name, path);
+			return -1;
+		}
+	}
 	memcpy(g.gid, s->gid, sizeof(g.gid));
 	rc = vuf_rdma_cmd(s->d, VRDMA_CMD_ADD_GID, &g, sizeof(g), NULL, 0);
 	if (rc != 0)
@@ -346,8 +413,7 @@ side_open(struct side *s, const char *path, const uint8_t gid[16])
 		rc = vuf_rdma_create_cq(s->d, 2 * MAX_DEPTH, &s->cqn);
 	if (rc == 0)
 		rc = vuf_rdma_reg_mr(s->d, s->pdn, s->buf, (uint64_t)s->slots * s->slot,
-				     VRDMA_ACCESS_LOCAL_WRITE | VRDMA_ACCESS_REMOTE_WRITE |
-				     VRDMA_ACCESS_REMOTE_READ, &s->lkey, &s->rkey);
+				     rc_access(), &s->lkey, &s->rkey);
 	if (rc != 0)
 		return side_fail(s, "PD, CQ or MR", rc);
 	q.pdn = htole32(s->pdn);
@@ -391,8 +457,7 @@ rc_connect(struct side *s, const struct vperf_peer *peer, uint8_t mtu)
 	struct vrdma_cmd_modify_qp m;
 
 	memset(&m, 0, sizeof(m));
-	m.a.qp_access_flags = htole32(VRDMA_ACCESS_LOCAL_WRITE | VRDMA_ACCESS_REMOTE_WRITE |
-				      VRDMA_ACCESS_REMOTE_READ);
+	m.a.qp_access_flags = htole32(rc_access());
 	if (modify(s, VRDMA_QPS_INIT, VRDMA_QP_ATTR_ACCESS_FLAGS, &m) != 0)
 		return -1;
 	memset(&m, 0, sizeof(m));
@@ -408,8 +473,8 @@ rc_connect(struct side *s, const struct vperf_peer *peer, uint8_t mtu)
 		   VRDMA_QP_ATTR_MAX_DEST_RD_ATOMIC | VRDMA_QP_ATTR_MIN_RNR_TIMER | VRDMA_QP_ATTR_DEST_QPN, &m) != 0)
 		return -1;
 	memset(&m, 0, sizeof(m));
-	m.timeout = 14;
-	m.retry_cnt = 7;
+	m.timeout = opt.qp_timeout;
+	m.retry_cnt = opt.retry_cnt;
 	m.rnr_retry = 7;
 	m.max_rd_atomic = 16;
 	m.a.sq_psn = htole32(s->psn);
@@ -489,7 +554,8 @@ post_recvs(struct side *s, uint64_t first, unsigned int n)
 
 /*
  * A: post requests @p first.. as one list; a request is signaled every
- * SIGNAL-th, and the last of the run. @return posted.
+ * SIGNAL-th (every tx_depth-th when fewer may be in flight: else none of
+ * them would ever complete), and the last of the run. @return posted.
  */
 static unsigned int
 post_requests(struct side *a, const struct side *b, uint64_t first, unsigned int n,
@@ -499,6 +565,7 @@ post_requests(struct side *a, const struct side *b, uint64_t first, unsigned int
 	const struct vrdma_sq_req *rp[MAX_DEPTH];
 	struct vrdma_sge g[MAX_DEPTH];
 	const struct vrdma_sge *gp[MAX_DEPTH];
+	const uint32_t every = RTE_MIN((uint32_t)SIGNAL, opt.tx_depth);
 	unsigned int i, done = 0;
 
 	for (i = 0; i < n; i++) {
@@ -509,7 +576,7 @@ post_requests(struct side *a, const struct side *b, uint64_t first, unsigned int
 		memset(r[i].reserved2, 0, sizeof(r[i].reserved2));
 		r[i].wr_id = htole64(seq);
 		r[i].num_sge = htole32(1);
-		if (all_signaled || seq % SIGNAL == SIGNAL - 1 || seq + 1 == opt.iters)
+		if (all_signaled || seq % every == every - 1 || seq + 1 == opt.iters)
 			r[i].send_flags = VRDMA_SEND_SIGNALED;
 		switch (opt.mode) {
 		case WRITE_BW:
@@ -525,6 +592,15 @@ post_requests(struct side *a, const struct side *b, uint64_t first, unsigned int
 								     (size_t)slot * b->slot));
 			r[i].rdma.rkey = htole32(b->rkey);
 			break;
+		case ATOMIC_BW:
+			/* B's counter, the first 8 bytes of its buffer: + 1, or i -> i + 1 */
+			r[i].opcode = opt.cmp_swap ? VRDMA_WR_ATOMIC_CMP_AND_SWP :
+				VRDMA_WR_ATOMIC_FETCH_AND_ADD;
+			r[i].atomic.remote_addr = htole64(vuf_rdma_gpa(b->d, b->buf));
+			r[i].atomic.rkey = htole32(b->rkey);
+			r[i].atomic.compare_add = htole64(opt.cmp_swap ? seq : 1);
+			r[i].atomic.swap = htole64(opt.cmp_swap ? seq + 1 : 0);
+			break;
 		case UD_SEND_BW:
 			r[i].opcode = VRDMA_WR_SEND;
 			r[i].ud.remote_qpn = htole32(b->qpn);
@@ -538,6 +614,9 @@ post_requests(struct side *a, const struct side *b, uint64_t first, unsigned int
 		/* a READ must fill its slot: clear what an earlier one left */
 		if (opt.verify && opt.mode == READ_BW)
 			memset(a->buf + (size_t)slot * a->slot, 0, opt.size);
+		else if (opt.verify && opt.mode == ATOMIC_BW)
+			/* an original that never lands reads as no value of the run */
+			memset(a->buf + (size_t)slot * a->slot, 0xff, 8);
 		else if (opt.verify)
 			msg_fill(a->buf + (size_t)slot * a->slot, seq, opt.size);
 		g[i] = side_sge(a, slot, opt.size);
@@ -548,12 +627,12 @@ post_requests(struct side *a, const struct side *b, uint64_t first, unsigned int
 	return done;
 }
 
+/* A failed completion, its status by its verbs name (scripts match on it). */
 static void
 wc_failed(struct side *s, const struct vrdma_cq_req *wc)
 {
-	fprintf(stderr, "vrdma-perf: device %s: completion of %" PRIu64 " failed: %s\n",
-		s->name, le64toh(wc->wr_id),
-		vrdma_wc_status_str(wc->status));
+	fprintf(stderr, "vrdma-perf: device %s: completion error: %s (wr_id %" PRIu64 ")\n",
+		s->name, vrdma_wc_status_str(wc->status), le64toh(wc->wr_id));
 	s->errors++;
 	failed = true;
 }
@@ -570,7 +649,7 @@ responder(void *arg)
 	int n, i;
 
 	/* B only receives in send, UD and verified write modes */
-	if (opt.mode == READ_BW || (opt.mode == WRITE_BW && !opt.verify))
+	if (opt.mode == READ_BW || opt.mode == ATOMIC_BW || (opt.mode == WRITE_BW && !opt.verify))
 		return 0;
 	next_recv = post_recvs(b, 0, opt.rx_depth);
 	while (!failed && !omni_stop && b->done < opt.iters) {
@@ -624,6 +703,41 @@ responder(void *arg)
 						b->done + opt.rx_depth - next_recv));
 	}
 	b->t_last = rte_get_timer_cycles();
+	return 0;
+}
+
+/* The completion opcode of atomic_bw's atomics. */
+static uint8_t
+atomic_wc_opcode(void)
+{
+	return opt.cmp_swap ? VRDMA_WC_COMP_SWAP : VRDMA_WC_FETCH_ADD;
+}
+
+/*
+ * A, atomic_bw --verify: the originals of atomics a->done.. @p id (a
+ * signaled completion completes those before it). CMP_AND_SWP i found i
+ * (compare i, swap i + 1: a chain that breaks at the first miss);
+ * FETCH_AND_ADD's originals are each a value of 0..iters-1 seen once, so
+ * the iters of them are exactly that set. @return 0, or -1 said why.
+ */
+static int
+atomics_check(struct side *a, uint64_t id)
+{
+	for (; a->done <= id; a->done++) {
+		uint64_t v;
+
+		memcpy(&v, a->buf + (size_t)(a->done % a->slots) * a->slot, 8);
+		v = le64toh(v);
+		if (opt.cmp_swap ? v != a->done :
+		    v >= opt.iters || (seen[v / 8] & (1u << (v % 8))) != 0) {
+			fprintf(stderr, "vrdma-perf: A: atomic %" PRIu64 " returned %" PRIu64
+				" (%s)\n", a->done, v, opt.cmp_swap ? "expected its number" :
+				v >= opt.iters ? "not below --iters" : "seen before");
+			return -1;
+		}
+		if (!opt.cmp_swap)
+			seen[v / 8] |= (uint8_t)(1u << (v % 8));
+	}
 	return 0;
 }
 
@@ -704,6 +818,15 @@ requester(struct side *a, const struct side *b)
 				next_recv += post_recvs(a, next_recv, 1);
 				continue;
 			}
+			/* every atomic this completes returned its original */
+			if (opt.verify && opt.mode == ATOMIC_BW &&
+			    (wc[i].opcode != atomic_wc_opcode() || atomics_check(a, id) != 0)) {
+				if (wc[i].opcode != atomic_wc_opcode())
+					fprintf(stderr, "vrdma-perf: A: completion opcode %u\n",
+						wc[i].opcode);
+				failed = true;
+				return -1;
+			}
 			/* B's slot k holds message k: every READ this completes brought it */
 			for (; opt.verify && opt.mode == READ_BW && a->done <= id; a->done++) {
 				uint32_t slot = (uint32_t)(a->done % a->slots);
@@ -731,8 +854,9 @@ report(const struct side *a, const struct side *b)
 
 	if (secs <= 0)
 		secs = 1e-9;
-	printf("vrdma-perf %s: %u bytes x %" PRIu64 ", tx-depth %u, rx-depth %u%s\n",
+	printf("vrdma-perf %s: %u bytes x %" PRIu64 ", tx-depth %u, rx-depth %u%s%s\n",
 	       mode_names[opt.mode], opt.size, opt.iters, opt.tx_depth, opt.rx_depth,
+	       opt.mode != ATOMIC_BW ? "" : opt.cmp_swap ? ", cmp_and_swap" : ", fetch_and_add",
 	       opt.verify ? ", verified" : "");
 	if (opt.mode == SEND_LAT) {
 		printf("  round trips %" PRIu64 " in %.3f s: %.2f us per round trip, "
@@ -798,6 +922,16 @@ main(int argc, char **argv)
 	if (opt.mode == READ_BW)
 		for (k = 0; k < sb.slots; k++)
 			msg_fill(sb.buf + (size_t)k * sb.slot, k, opt.size);
+	/* atomic_bw: B's counter starts at 0 */
+	if (opt.mode == ATOMIC_BW) {
+		memset(sb.buf, 0, 8);
+		seen = opt.verify && !opt.cmp_swap ? calloc(opt.iters / 8 + 1, 1) : NULL;
+		if (opt.verify && !opt.cmp_swap && seen == NULL) {
+			fprintf(stderr, "vrdma-perf: no memory for %" PRIu64 " originals\n",
+				opt.iters);
+			goto out;
+		}
+	}
 	printf("A: QP %u on %s, B: QP %u on %s, path MTU %u\n", sa.qpn, opt.sock[0], sb.qpn,
 	       opt.sock[1], mtu_bytes);
 	fflush(stdout);
@@ -809,6 +943,18 @@ main(int argc, char **argv)
 	if (ret != 0)
 		failed = true;
 	rte_eal_wait_lcore(lc);
+	if (!failed && !omni_stop && opt.verify && opt.mode == ATOMIC_BW) {
+		/* each atomic added 1 (or moved i to i + 1) once: B's counter is iters */
+		uint64_t v = le64toh(__atomic_load_n((uint64_t *)(void *)sb.buf,
+						     __ATOMIC_ACQUIRE));
+
+		if (v != opt.iters) {
+			fprintf(stderr, "vrdma-perf: B: counter %" PRIu64 " after %" PRIu64
+				" atomics\n", v, opt.iters);
+			sb.errors++;
+			failed = true;
+		}
+	}
 	if (!failed && !omni_stop) {
 		report(&sa, &sb);
 		status = 0;
@@ -822,6 +968,7 @@ out:
 		vuf_rdma_destroy_qp(sb.d, sb.qpn);
 	vuf_rdma_close(sa.d);
 	vuf_rdma_close(sb.d);
+	free(seen);
 	rte_eal_cleanup();
 	return status;
 }

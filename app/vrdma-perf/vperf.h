@@ -21,7 +21,7 @@
 #define EXIT_USAGE 2
 
 #define GPA_BASE 0x40000000ull
-#define SIGNAL 16          /* bw modes: every SIGNAL-th request is signaled */
+#define SIGNAL 16          /* bw modes: every SIGNAL-th request is signaled (or tx-depth-th) */
 #define POLL_BURST 32
 #define PSN 100
 #define QKEY 0x11111111u
@@ -29,7 +29,7 @@
 #define STALL_SECS 5
 #define MAX_DEPTH 1024
 
-enum mode { SEND_BW, WRITE_BW, READ_BW, SEND_LAT, UD_SEND_BW, PINGPONG_RC, PINGPONG_UD };
+enum mode { SEND_BW, WRITE_BW, READ_BW, SEND_LAT, UD_SEND_BW, ATOMIC_BW, PINGPONG_RC, PINGPONG_UD };
 
 struct vperf_opt {
 	const char *sock[2];
@@ -38,6 +38,10 @@ struct vperf_opt {
 	uint64_t iters;
 	uint32_t tx_depth, rx_depth;
 	bool verify;
+	bool cmp_swap;              /* atomic_bw: CMP_AND_SWP (else FETCH_AND_ADD) */
+	bool atomic_type_set;       /* --atomic-type given */
+	uint8_t qp_timeout;         /* RC: local ACK timeout exponent (4.096 us << it) */
+	uint8_t retry_cnt;          /* RC: transport retries */
 	unsigned int roce_bit, ctrl_class;
 	/* interoperability mode (--pingpong) */
 	uint16_t listen_port;       /* TCP port of the out-of-band exchange */

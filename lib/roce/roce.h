@@ -268,6 +268,8 @@ struct roce_dev_stats {
 	uint64_t out_of_seq_request;    /**< responder: PSN ahead of expected */
 	uint64_t rcvd_rnr_err;          /**< requester: RNR NAKs received */
 	uint64_t send_rnr_err;          /**< responder: RNR NAKs sent */
+	uint64_t send_rem_access_err;   /**< responder: remote access error NAKs sent (rkey, range,
+					 *   or access the MR or QP does not grant) */
 	uint64_t rcvd_seq_err;          /**< requester: PSN sequence NAKs received */
 	uint64_t completer_retry_err;   /**< requester: retries exhausted */
 	uint64_t send_err;              /**< frames dropped because the tx ring was full or no mbuf */

@@ -388,7 +388,8 @@ roce_dev_poll(struct roce_dev *dev)
 #define STAT(f) OMNI_CTR(struct roce_dev_stats, f)
 static const struct omni_ctr dev_stat_names[] = {
 	STAT(sent_pkts), STAT(rcvd_pkts), STAT(duplicate_request), STAT(out_of_seq_request),
-	STAT(rcvd_rnr_err), STAT(send_rnr_err), STAT(rcvd_seq_err), STAT(completer_retry_err),
+	STAT(rcvd_rnr_err), STAT(send_rnr_err), STAT(send_rem_access_err), STAT(rcvd_seq_err),
+	STAT(completer_retry_err),
 	STAT(send_err), STAT(retry_exceeded_err), STAT(retry_rnr_exceeded_err),
 	STAT(ack_deferred), STAT(rdma_sends), STAT(rdma_recvs), STAT(retransmits),
 	STAT(timeouts), STAT(rx_not_roce), STAT(rx_truncated), STAT(rx_bad_icrc),

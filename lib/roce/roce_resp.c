@@ -200,6 +200,8 @@ resp_fatal(struct roce_qp *qp, struct roce_pkt *pkt, uint8_t nak, enum roce_wc_s
 		return;
 	}
 	send_nak(qp, ROCE_AETH_NAK | nak, pkt->psn);
+	if (nak == ROCE_NAK_REM_ACCESS)
+		dev->st.send_rem_access_err++;
 	ROCE_LOG(DEBUG, "%s: QP %u: %s at PSN %u (%u bytes, last %s%s): NAK 0x%x", dev->name,
 		 qp->qpn, roce_opcode_name(pkt->opcode), pkt->psn, pkt->paylen,
 		 roce_opcode_name((uint8_t)qp->resp.last_op), qp->resp.in_msg ? " open" : "", nak);

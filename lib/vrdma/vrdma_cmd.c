@@ -44,6 +44,7 @@ PIN(VRDMA_MTU_4096, ROCE_MTU_4096);
 PIN(VRDMA_ACCESS_LOCAL_WRITE, ROCE_ACCESS_LOCAL_WRITE);
 PIN(VRDMA_ACCESS_REMOTE_WRITE, ROCE_ACCESS_REMOTE_WRITE);
 PIN(VRDMA_ACCESS_REMOTE_READ, ROCE_ACCESS_REMOTE_READ);
+PIN(VRDMA_ACCESS_REMOTE_ATOMIC, ROCE_ACCESS_REMOTE_ATOMIC);
 PIN(VRDMA_QP_ATTR_STATE, ROCE_QP_STATE);
 PIN(VRDMA_QP_ATTR_CUR_STATE, ROCE_QP_CUR_STATE);
 PIN(VRDMA_QP_ATTR_ACCESS_FLAGS, ROCE_QP_ACCESS_FLAGS);
@@ -66,6 +67,8 @@ PIN(VRDMA_WR_RDMA_WRITE_WITH_IMM, ROCE_WR_RDMA_WRITE_WITH_IMM);
 PIN(VRDMA_WR_SEND, ROCE_WR_SEND);
 PIN(VRDMA_WR_SEND_WITH_IMM, ROCE_WR_SEND_WITH_IMM);
 PIN(VRDMA_WR_RDMA_READ, ROCE_WR_RDMA_READ);
+PIN(VRDMA_WR_ATOMIC_CMP_AND_SWP, ROCE_WR_ATOMIC_CMP_AND_SWP);
+PIN(VRDMA_WR_ATOMIC_FETCH_AND_ADD, ROCE_WR_ATOMIC_FETCH_AND_ADD);
 PIN(VRDMA_SEND_FENCE, ROCE_SEND_FENCE);
 PIN(VRDMA_SEND_SIGNALED, ROCE_SEND_SIGNALED);
 PIN(VRDMA_SEND_SOLICITED, ROCE_SEND_SOLICITED);
@@ -75,6 +78,8 @@ PIN(VRDMA_WC_RDMA_WRITE, ROCE_WC_RDMA_WRITE);
 PIN(VRDMA_WC_RDMA_READ, ROCE_WC_RDMA_READ);
 PIN(VRDMA_WC_RECV, ROCE_WC_RECV);
 PIN(VRDMA_WC_RECV_RDMA_WITH_IMM, ROCE_WC_RECV_RDMA_WITH_IMM);
+PIN(VRDMA_WC_COMP_SWAP, ROCE_WC_COMP_SWAP);
+PIN(VRDMA_WC_FETCH_ADD, ROCE_WC_FETCH_ADD);
 PIN(VRDMA_WC_SUCCESS, ROCE_WC_SUCCESS);
 PIN(VRDMA_WC_LOC_LEN_ERR, ROCE_WC_LOC_LEN_ERR);
 PIN(VRDMA_WC_LOC_QP_OP_ERR, ROCE_WC_LOC_QP_OP_ERR);
@@ -267,6 +272,12 @@ query_device(struct cmd_ctx *x)
 		.max_qp_init_rd_atom = rte_cpu_to_le_32(l->max_qp_rd_atom),
 		.max_ah = rte_cpu_to_le_32(l->max_ah),
 		.local_ca_ack_delay = LOCAL_CA_ACK_DELAY,
+		/*
+		 * lib/roce's atomics are hardware atomics on the guest's word, so
+		 * GLOB would hold too; HCA is the promise verbs devices make and
+		 * leaves a later engine free to serialize atomics its own way.
+		 */
+		.atomic_cap = VRDMA_ATOMIC_HCA,
 	};
 
 	memcpy(x->ack, &a, sizeof(a));
@@ -379,9 +390,9 @@ put_mr(struct cmd_ctx *x, const struct roce_mr *mr)
 	x->ack_len = sizeof(a);
 }
 
-/* The RFC's access flags: local write, remote write, remote read (no atomics). */
-#define MR_ACCESS_RFC (ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE | \
-		       ROCE_ACCESS_REMOTE_READ)
+/* The RFC's access flags (local write, remote write, remote read) and our remote atomic. */
+#define MR_ACCESS_KNOWN (ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE | \
+		       ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC)
 
 static int
 get_dma_mr(struct cmd_ctx *x)
@@ -395,7 +406,7 @@ get_dma_mr(struct cmd_ctx *x)
 	pd = pd_of(x, le32(c.pdn));
 	if (pd == NULL)
 		return refuse(x, "GET_DMA_MR: no PD %u", le32(c.pdn));
-	if (le32(c.access_flags) & ~MR_ACCESS_RFC)
+	if (le32(c.access_flags) & ~MR_ACCESS_KNOWN)
 		return refuse(x, "GET_DMA_MR: access 0x%x has unknown bits", le32(c.access_flags));
 	/* guest-physical addresses, each translated when used */
 	mc.iova = 0;
@@ -427,7 +438,7 @@ reg_user_mr(struct cmd_ctx *x)
 	pd = pd_of(x, le32(c.pdn));
 	if (pd == NULL)
 		return refuse(x, "REG_USER_MR: no PD %u", le32(c.pdn));
-	if (le32(c.access_flags) & ~MR_ACCESS_RFC)
+	if (le32(c.access_flags) & ~MR_ACCESS_KNOWN)
 		return refuse(x, "REG_USER_MR: access 0x%x has unknown bits", le32(c.access_flags));
 	if (np == 0 || np > VRDMA_MAX_MR_PAGES)
 		return refuse(x, "REG_USER_MR: %u pages (1..%u)", np, VRDMA_MAX_MR_PAGES);

@@ -215,7 +215,7 @@ sq_request(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct w
 	struct vrdma_sq_req *q = (struct vrdma_sq_req *)w->buf;
 	struct roce_send_wr *wr;
 	uint32_t nsge = 0, want;
-	bool inl;
+	bool inl, atomic;
 
 	vrdma_chain_read(ch, 0, q, head);
 	vrdma_chain_read(ch, tail, (uint8_t *)q + tail, sizeof(*q) - tail);
@@ -231,7 +231,10 @@ sq_request(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct w
 		want = sizeof(*q) + nsge * sizeof(struct vrdma_sge);
 	}
 	/* exactly the request, nothing device-writable */
-	if (ch->rlen != want || ch->wlen != 0 || q->opcode > ROCE_WR_RDMA_READ)
+	if (ch->rlen != want || ch->wlen != 0 || q->opcode > ROCE_WR_ATOMIC_FETCH_AND_ADD)
+		goto bad;
+	atomic = q->opcode >= ROCE_WR_ATOMIC_CMP_AND_SWP;
+	if (atomic && (inl || nsge != 1 || (rte_le_to_cpu_64(q->atomic.remote_addr) & 7) != 0))
 		goto bad;
 	if (batch_room(w, qp, vq, b, nsge, inl) != 0)
 		return -EAGAIN;
@@ -249,12 +252,24 @@ sq_request(struct vrdma_wq *w, struct roce_qp *qp, struct vrdma_vq *vq, struct w
 		sges_read(ch, sizeof(*q), &b->sge[b->nsge], nsge, w->buf + sizeof(*q));
 		wr->num_sge = nsge;
 		wr->sg_list = &b->sge[b->nsge];
+		/*
+		 * an atomic's result: exactly 8 bytes, 8-byte aligned (the device's
+		 * rule: the original lands as one aligned word), checked on the copy
+		 * lib/roce gets; lib/roce checks the count and the length again
+		 */
+		if (atomic && (wr->sg_list[0].length != 8 || (wr->sg_list[0].addr & 7) != 0))
+			goto bad;
 	}
 	if (ud) {
 		/* an AH named by handle (lib/roce checks it is live and of the QP's PD) */
 		wr->ud.ah = roce_ah_get(w->r->dev, le32(q->ud.ah));
 		wr->ud.remote_qpn = le32(q->ud.remote_qpn);
 		wr->ud.remote_qkey = le32(q->ud.remote_qkey);
+	} else if (atomic) {
+		wr->atomic.remote_addr = rte_le_to_cpu_64(q->atomic.remote_addr);
+		wr->atomic.rkey = le32(q->atomic.rkey);
+		wr->atomic.compare_add = rte_le_to_cpu_64(q->atomic.compare_add);
+		wr->atomic.swap = rte_le_to_cpu_64(q->atomic.swap);
 	} else {
 		wr->rdma.remote_addr = rte_le_to_cpu_64(q->rdma.remote_addr);
 		wr->rdma.rkey = le32(q->rdma.rkey);

@@ -7,7 +7,8 @@
  * guest-written send, receive and completion ring. A fresh lib/roce device
  * per input has PD 1, CQ 0, an MR over all of guest memory, an RC QP (2,
  * in RTS towards itself over a wire that loops back) and a UD QP (3, in
- * RTS). Guest memory is 64 KiB at
+ * RTS); the MR and the RC QP grant every remote access, atomics included
+ * (seeds rc_atomics and rc_atomics_refused post them). Guest memory is 64 KiB at
  * guest-physical 0x100000; the input's first 5 bytes are the last available
  * index of the five rings, the 6th says what the driver does besides
  * (bit 0: REQ_NOTIFY_CQ NEXT_COMPLETION first, bit 1: SOLICITED, bit 2:
@@ -117,7 +118,8 @@ qp_up(struct vrdma_rdma *r, struct roce_pd *pd, struct roce_cq *cq, enum roce_qp
 		abort();
 	memset(&at, 0, sizeof(at));
 	at.qp_state = ROCE_QPS_INIT;
-	at.qp_access_flags = ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_READ;
+	at.qp_access_flags = ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_READ |
+			     ROCE_ACCESS_REMOTE_ATOMIC;
 	at.qkey = 0x11;
 	if (roce_qp_modify(qp, &at, ROCE_QP_STATE | (type == ROCE_QPT_RC ?
 						     ROCE_QP_ACCESS_FLAGS : ROCE_QP_QKEY)) < 0)
@@ -207,7 +209,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct roce_mr_conf mc = {
 		.iova = GPA, .length = GLEN, .host = NULL,
 		.access = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
-			ROCE_ACCESS_REMOTE_READ,
+			ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC,
 	};
 	uint16_t start[NRINGS];
 	char err[ROCE_ERR_LEN];

@@ -270,10 +270,12 @@ destroy_pair(void)
 static void
 test_bad_rkey_completes_rem_access_then_flush(void **state)
 {
+	struct roce_dev_stats st0, st1;
 	struct roce_wc wc[2];
 
 	(void)state;
 	connect_fresh();
+	roce_dev_stats_get(B->dev, &st0);
 	{
 		struct roce_sge s = rt_sge(A, 0, 100);
 		struct roce_send_wr wr = { .wr_id = 1, .opcode = ROCE_WR_RDMA_WRITE, .num_sge = 1,
@@ -290,6 +292,9 @@ test_bad_rkey_completes_rem_access_then_flush(void **state)
 	assert_int_equal(wc[1].status, ROCE_WC_WR_FLUSH_ERR);
 	assert_int_equal(state_of(qa), ROCE_QPS_ERR);
 	assert_int_equal(state_of(qb), ROCE_QPS_ERR);
+	/* B said so once: the second WRITE found its QP in ERR */
+	roce_dev_stats_get(B->dev, &st1);
+	assert_int_equal(st1.send_rem_access_err - st0.send_rem_access_err, 1);
 	destroy_pair();
 }
 

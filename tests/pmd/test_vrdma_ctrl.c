@@ -226,6 +226,9 @@ test_every_command_answers_with_its_ack_data(void **state)
 	assert_int_equal(rte_le_to_cpu_32(qd.max_ah), 1024);
 	assert_int_equal(rte_le_to_cpu_32(qd.max_qp_rd_atom), 128);
 	assert_int_equal(qd.local_ca_ack_delay, 15);
+	/* the atomics extension: in the RFC's padding, which stays zero past it */
+	assert_int_equal(qd.atomic_cap, VRDMA_ATOMIC_HCA);
+	assert_int_equal(qd.padding[0] | qd.padding[1], 0);
 	assert_int_equal(send_cmd(&g, VRDMA_CMD_QUERY_PORT, NULL, 0), VRDMA_NET_OK);
 	assert_int_equal(ack_u32(&g, 0), 128);       /* gid_tbl_len */
 	assert_int_equal(ack_u32(&g, 1), 0x800000);  /* max_msg_sz */
@@ -305,6 +308,7 @@ test_invalid_commands_are_refused_without_change(void **state)
 {
 	struct vrdma_cmd_create_cq cq = { .cqe = rte_cpu_to_le_32(4097) };
 	struct vrdma_cmd_query_qp qq = { 0 };
+	struct vrdma_cmd_get_dma_mr dma = { 0 };
 	struct vrdma_cmd_create_qp qp;
 	struct vrdma_cmd_modify_qp mq;
 	struct vrdma_dev_info info;
@@ -374,6 +378,14 @@ test_invalid_commands_are_refused_without_change(void **state)
 		refused++;
 	um->npages = rte_cpu_to_le_32(2);
 	assert_int_equal(send_cmd(&g, VRDMA_CMD_REG_USER_MR, mr, sizeof(mr)), VRDMA_NET_ERR),
+		refused++;
+	/* access: remote atomic without local write (IBA); a bit past REMOTE_ATOMIC */
+	dma.pdn = rte_cpu_to_le_32(pdn);
+	dma.access_flags = rte_cpu_to_le_32(VRDMA_ACCESS_REMOTE_ATOMIC);
+	assert_int_equal(send_cmd(&g, VRDMA_CMD_GET_DMA_MR, &dma, sizeof(dma)), VRDMA_NET_ERR),
+		refused++;
+	dma.access_flags = rte_cpu_to_le_32(1 | 1u << 4);
+	assert_int_equal(send_cmd(&g, VRDMA_CMD_GET_DMA_MR, &dma, sizeof(dma)), VRDMA_NET_ERR),
 		refused++;
 	/* handles that do not exist */
 	assert_int_equal(send_cmd(&g, VRDMA_CMD_DEREG_MR, &bad, 4), VRDMA_NET_ERR), refused++;

@@ -14,6 +14,7 @@
 
 #include <endian.h>
 #include <errno.h>
+#include <inttypes.h>
 
 #include "roce.h"
 #include "test_case.h"
@@ -145,14 +146,15 @@ modify(struct node *n, uint32_t qpn, uint8_t state, uint32_t mask, struct vrdma_
 	assert_int_equal(vuf_rdma_modify_qp(n->d, m), 0);
 }
 
-/* RESET -> INIT -> RTR -> RTS of an RC QP of @p n towards @p peer's QP. */
+/* RESET -> INIT -> RTR -> RTS of an RC QP of @p n granting @p access, towards @p peer's QP. */
 static void
-rc_connect(struct node *n, uint32_t qpn, const struct node *peer, uint32_t peer_qpn)
+rc_connect_access(struct node *n, uint32_t qpn, const struct node *peer, uint32_t peer_qpn,
+		  uint32_t access)
 {
 	struct vrdma_cmd_modify_qp m;
 
 	memset(&m, 0, sizeof(m));
-	m.a.qp_access_flags = htole32(1 | 2 | 4);
+	m.a.qp_access_flags = htole32(access);
 	modify(n, qpn, 1, 1u << 2, &m);                   /* INIT: ACCESS_FLAGS */
 	memset(&m, 0, sizeof(m));
 	m.path_mtu = 3;                                   /* 1024 */
@@ -173,6 +175,13 @@ rc_connect(struct node *n, uint32_t qpn, const struct node *peer, uint32_t peer_
 	m.a.sq_psn = htole32(100);
 	/* TIMEOUT, RETRY_CNT, RNR_RETRY, SQ_PSN, MAX_QP_RD_ATOMIC */
 	modify(n, qpn, 3, 1u << 6 | 1u << 7 | 1u << 8 | 1u << 12 | 1u << 10, &m);
+}
+
+/* The same, granting local write, remote write and remote read. */
+static void
+rc_connect(struct node *n, uint32_t qpn, const struct node *peer, uint32_t peer_qpn)
+{
+	rc_connect_access(n, qpn, peer, peer_qpn, 1 | 2 | 4);
 }
 
 /* One turn of wait_wc(): poll both devices, take completions to @p wc at *@p got. */
@@ -910,6 +919,219 @@ test_a_refused_chain_behind_a_full_queue_is_counted_once(void **state)
 	rc_destroy(qa, qb);
 }
 
+/* Connected RC QPs on A and B, B's granting @p b_access (A's: every access). */
+static void
+rc_pair_access(uint32_t b_access, uint32_t *qa, uint32_t *qb)
+{
+	struct vrdma_cmd_create_qp c = qp_cmd(&na, 2, na.cqn);
+
+	assert_int_equal(vuf_rdma_create_qp(na.d, &c, qa), 0);
+	c = qp_cmd(&nb, 2, nb.cqn);
+	assert_int_equal(vuf_rdma_create_qp(nb.d, &c, qb), 0);
+	rc_connect_access(&na, *qa, &nb, *qb, 1 | 2 | 4 | VRDMA_ACCESS_REMOTE_ATOMIC);
+	rc_connect_access(&nb, *qb, &na, *qa, b_access);
+}
+
+/* Post an atomic from A's QP @p qa to B's word at @p remote_off of MR @p rkey. */
+static void
+atomic_post(uint32_t qa, uint64_t id, uint8_t opcode, uint32_t rkey, uint32_t remote_off,
+	    uint64_t compare_add, uint64_t swap, const struct vrdma_sge *res)
+{
+	struct vrdma_sq_req r;
+
+	memset(&r, 0, sizeof(r));
+	r.wr_id = htole64(id);
+	r.opcode = opcode;
+	r.send_flags = VRDMA_SEND_SIGNALED;
+	r.atomic.remote_addr = htole64(vuf_rdma_gpa(nb.d, nb.buf + remote_off));
+	r.atomic.rkey = htole32(rkey);
+	r.atomic.compare_add = htole64(compare_add);
+	r.atomic.swap = htole64(swap);
+	r.num_sge = htole32(1);
+	assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, res), 0);
+}
+
+static uint64_t
+word_at(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/*
+ * The atomics extension: QUERY_DEVICE says HCA; FETCH_AND_ADD and
+ * CMP_AND_SWP (hit and miss) between two devices change B's word as verbs
+ * says, land each original in A's 8-byte result, and complete as
+ * FETCH_ADD / COMP_SWAP (5, 6) with 8 bytes. B's MR registered with
+ * REMOTE_ATOMIC on the user MR path (REG_USER_MR), B's QP granting it.
+ */
+static void
+test_rc_atomics_change_the_peer_word_and_return_the_original(void **state)
+{
+	static const struct {
+		uint8_t op;
+		uint64_t cmp_add, swap, orig, after;
+	} step[] = {
+		{ VRDMA_WR_ATOMIC_FETCH_AND_ADD, 5, 0, 100, 105 },
+		{ VRDMA_WR_ATOMIC_FETCH_AND_ADD, 5, 0, 105, 110 },
+		{ VRDMA_WR_ATOMIC_FETCH_AND_ADD, UINT64_MAX, 0, 110, 109 },   /* wraps: -1 */
+		{ VRDMA_WR_ATOMIC_CMP_AND_SWP, 109, 0x1122334455667788ull, 109,
+		  0x1122334455667788ull },                                      /* hit */
+		{ VRDMA_WR_ATOMIC_CMP_AND_SWP, 109, 7, 0x1122334455667788ull,
+		  0x1122334455667788ull },                                      /* miss */
+	};
+	struct vrdma_ack_query_device qd;
+	struct vrdma_dev_info ia, ib;
+	struct vrdma_cq_req wc[1];
+	struct vrdma_sge res;
+	uint32_t qa, qb, lk, rk, k;
+	uint64_t v = 100;
+
+	(void)state;
+	assert_int_equal(vuf_rdma_cmd(na.d, VRDMA_CMD_QUERY_DEVICE, NULL, 0, &qd, sizeof(qd)), 0);
+	assert_int_equal(qd.atomic_cap, VRDMA_ATOMIC_HCA);
+	/* B's second MR, over the upper half of its buffer, grants remote atomics */
+	assert_int_equal(vuf_rdma_reg_mr(nb.d, nb.pdn, nb.buf + 4096, 4096,
+					 1 | VRDMA_ACCESS_REMOTE_ATOMIC, &lk, &rk), 0);
+	rc_pair_access(1 | 2 | 4 | VRDMA_ACCESS_REMOTE_ATOMIC, &qa, &qb);
+	memset(nb.buf, 0xee, BUF);
+	memcpy(nb.buf + 4096 + 64, &v, 8);
+	memset(na.buf, 0xee, BUF);
+	for (k = 0; k < RTE_DIM(step); k++) {
+		res = sge(&na, 8 * k, 8);
+		atomic_post(qa, 0xa0 + k, step[k].op, rk, 4096 + 64, step[k].cmp_add, step[k].swap,
+			    &res);
+		wait_wc(&na, na.cqn, wc, 1);
+		assert_wc(&wc[0], 0xa0 + k, 0, step[k].op == VRDMA_WR_ATOMIC_CMP_AND_SWP ?
+			  VRDMA_WC_COMP_SWAP : VRDMA_WC_FETCH_ADD, qa);
+		assert_int_equal(le32toh(wc[0].byte_len), 8);
+		assert_int_equal(word_at(na.buf + 8 * k), step[k].orig);
+		assert_int_equal(word_at(nb.buf + 4096 + 64), step[k].after);
+	}
+	/* nothing around the word or the results moved */
+	assert_int_equal(word_at(nb.buf + 4096 + 56), 0xeeeeeeeeeeeeeeeeull);
+	assert_int_equal(word_at(nb.buf + 4096 + 72), 0xeeeeeeeeeeeeeeeeull);
+	assert_int_equal(word_at(na.buf + 8 * RTE_DIM(step)), 0xeeeeeeeeeeeeeeeeull);
+	/* B saw no receive, no completion: the atomics are A's alone */
+	poll_both(NULL);
+	assert_int_equal(vuf_rdma_poll_cq(nb.d, nb.cqn, wc, 1), 0);
+	vrdma_dev_info_get(na.dev, &ia);
+	vrdma_dev_info_get(nb.dev, &ib);
+	assert_int_equal(ia.sq_posted, RTE_DIM(step));
+	assert_int_equal(ia.cqe_written, RTE_DIM(step));
+	assert_int_equal(ib.cqe_written, 0);
+	assert_int_equal(ia.wr_refused + ib.wr_refused, 0);
+	assert_int_equal(qp_state(&na, qa), 3 /* RTS */);
+	assert_int_equal(qp_state(&nb, qb), 3);
+	rc_destroy(qa, qb);
+	assert_int_equal(vuf_rdma_cmd(nb.d, VRDMA_CMD_DEREG_MR, &(uint32_t){ htole32(lk) }, 4,
+				      NULL, 0), 0);
+}
+
+/*
+ * Malformed atomics: a result SGE of 4 bytes, a misaligned one, two SGEs,
+ * a misaligned remote address, inline data, an atomic on a UD QP: each
+ * completes with LOC_QP_OP_ERR (A's QP in ERR, counted in wr_refused) and
+ * never reaches B. Then the responder's refusals: an MR without
+ * REMOTE_ATOMIC, and a QP without it, each complete with REM_ACCESS_ERR
+ * (counted by B's engine, send_rem_access_err) and leave B's word as it was.
+ */
+static void
+test_malformed_or_unauthorized_atomics_fail_into_completions(void **state)
+{
+	enum { SHORT, MISALIGNED, TWO_SGES, REMOTE_MISALIGNED, INLINE, UD, NO_MR_ACCESS,
+	       NO_QP_ACCESS, CASES };
+	struct roce_dev_stats e0, e1;
+	struct vrdma_dev_info a0, a1, b0, b1;
+	struct vrdma_cq_req wc[1];
+	struct vrdma_sge res[2];
+	uint32_t qa, qb, lk, rk, k, want;
+	uint64_t v = 42;
+
+	(void)state;
+	assert_int_equal(vuf_rdma_reg_mr(nb.d, nb.pdn, nb.buf + 4096, 4096,
+					 1 | VRDMA_ACCESS_REMOTE_ATOMIC, &lk, &rk), 0);
+	for (k = 0; k < CASES; k++) {
+		struct vrdma_sq_req r;
+
+		if (k == UD) {
+			struct vrdma_cmd_create_qp c = qp_cmd(&na, 4, na.cqn);
+			struct vrdma_cmd_modify_qp m;
+
+			assert_int_equal(vuf_rdma_create_qp(na.d, &c, &qa), 0);
+			memset(&m, 0, sizeof(m));
+			m.a.qkey = htole32(0x1111);
+			modify(&na, qa, 1, 1u << 3, &m);
+			memset(&m, 0, sizeof(m));
+			modify(&na, qa, 2, 0, &m);
+			memset(&m, 0, sizeof(m));
+			modify(&na, qa, 3, 1u << 12, &m);  /* RTS: SQ_PSN */
+			qb = 0;
+		} else {
+			rc_pair_access(1 | 2 | 4 | (k == NO_QP_ACCESS ? 0 :
+				       VRDMA_ACCESS_REMOTE_ATOMIC), &qa, &qb);
+		}
+		memcpy(nb.buf + 4096 + 64, &v, 8);
+		vrdma_dev_info_get(na.dev, &a0);
+		vrdma_dev_info_get(nb.dev, &b0);
+		assert_int_equal(vrdma_dev_engine_stats(nb.dev, &e0), 0);
+		memset(&r, 0, sizeof(r));
+		r.wr_id = htole64(0x50 + k);
+		r.opcode = VRDMA_WR_ATOMIC_FETCH_AND_ADD;
+		r.send_flags = VRDMA_SEND_SIGNALED;
+		r.atomic.remote_addr = htole64(vuf_rdma_gpa(nb.d, nb.buf + 4096 + 64));
+		r.atomic.rkey = htole32(k == NO_MR_ACCESS ? nb.rkey : rk);
+		r.atomic.compare_add = htole64(1);
+		r.num_sge = htole32(1);
+		res[0] = sge(&na, 0, 8);
+		res[1] = sge(&na, 4, 4);
+		if (k == SHORT)
+			res[0] = sge(&na, 0, 4);
+		else if (k == MISALIGNED)
+			res[0] = sge(&na, 4, 8);
+		else if (k == TWO_SGES)
+			res[0] = sge(&na, 0, 4), r.num_sge = htole32(2);
+		else if (k == REMOTE_MISALIGNED)
+			r.atomic.remote_addr = htole64(vuf_rdma_gpa(nb.d, nb.buf + 4096 + 68));
+		else if (k == INLINE)
+			r.send_flags |= VRDMA_SEND_INLINE, r.inline_len = htole16(8);
+		else if (k == NO_MR_ACCESS)
+			/* B's first MR, registered without REMOTE_ATOMIC, over the same word */
+			r.atomic.remote_addr = htole64(vuf_rdma_gpa(nb.d, nb.buf + 4096 + 64));
+		assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, k == INLINE ? NULL : res), 0);
+		wait_wc(&na, na.cqn, wc, 1);
+		want = k >= NO_MR_ACCESS ? VRDMA_WC_REM_ACCESS_ERR : VRDMA_WC_LOC_QP_OP_ERR;
+		if (le64toh(wc[0].wr_id) != 0x50 + k || wc[0].status != want)
+			fail_msg("case %u: wr_id 0x%" PRIx64 " status %s, expected %s", k,
+				 le64toh(wc[0].wr_id), vrdma_wc_status_str(wc[0].status),
+				 vrdma_wc_status_str((uint8_t)want));
+		assert_int_equal(wc[0].opcode, VRDMA_WC_FETCH_ADD);
+		assert_int_equal(qp_state(&na, qa), 6 /* ERR */);
+		vrdma_dev_info_get(na.dev, &a1);
+		vrdma_dev_info_get(nb.dev, &b1);
+		assert_int_equal(vrdma_dev_engine_stats(nb.dev, &e1), 0);
+		assert_int_equal(a1.wr_refused - a0.wr_refused, k < NO_MR_ACCESS ? 1 : 0);
+		assert_int_equal(a1.sq_posted - a0.sq_posted, k < NO_MR_ACCESS ? 0 : 1);
+		assert_int_equal(e1.send_rem_access_err - e0.send_rem_access_err,
+				 k < NO_MR_ACCESS ? 0 : 1);
+		/* B's word, B's queues: as they were */
+		assert_int_equal(word_at(nb.buf + 4096 + 64), 42);
+		assert_int_equal(b1.wr_refused - b0.wr_refused, 0);
+		assert_int_equal(b1.cqe_written - b0.cqe_written, 0);
+		if (k == UD) {
+			assert_int_equal(vuf_rdma_destroy_qp(na.d, qa), 0);
+			continue;
+		}
+		/* the responder refuses by NAK and its QP enters ERR (IBA); else it never heard */
+		assert_int_equal(qp_state(&nb, qb), k < NO_MR_ACCESS ? 3 : 6);
+		rc_destroy(qa, qb);
+	}
+	assert_int_equal(vuf_rdma_cmd(nb.d, VRDMA_CMD_DEREG_MR, &(uint32_t){ htole32(lk) }, 4,
+				      NULL, 0), 0);
+}
+
 /* The ABI header names completion statuses as lib/roce does (vrdma-perf prints them so). */
 static void
 test_status_names_are_lib_roce_s(void **state)
@@ -952,6 +1174,12 @@ main(int argc, char **argv)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_a_refused_chain_behind_a_full_queue_is_counted_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_rc_atomics_change_the_peer_word_and_return_the_original, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			test_malformed_or_unauthorized_atomics_fail_into_completions, setup,
+			teardown),
 		cmocka_unit_test(test_status_names_are_lib_roce_s),
 	};
 

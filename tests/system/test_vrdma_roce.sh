@@ -7,11 +7,16 @@
 #
 #  1. one backend serving two devices (a net_null wire that receives
 #     nothing): RC SEND, WRITE (with immediate), READ of 64 B and 10000 B
-#     (10 packets of 1024), UD SEND, SEND latency; each run a new
-#     connection to the same sockets; the backend's switch delivers every
-#     RoCE frame to the other device's engine and nothing to the wire;
+#     (10 packets of 1024), UD SEND, SEND latency, atomics (FETCH_AND_ADD
+#     and CMP_AND_SWP on one counter: every original and the final count);
+#     each run a new connection to the same sockets; the backend's switch
+#     delivers every RoCE frame to the other device's engine and nothing to
+#     the wire;
 #  2. two backends, one device each, joined by a net_memif wire: RC SEND,
-#     READ and UD SEND cross a real ethdev;
+#     READ, FETCH_AND_ADD and UD SEND cross a real ethdev;
+#  3. two backends whose wires lead nowhere: an RC run whose peer never
+#     answers fails with RETRY_EXC_ERR named (--qp-timeout, --retry-cnt),
+#     and never does with no ACK timeout (--qp-timeout 0);
 #
 # then every backend stops on SIGINT with every mbuf back, and bad
 # vrdma-perf command lines exit 2 saying why.
@@ -64,6 +69,11 @@ perf_run "RC READ 64 B x 20000" "${ab[@]}" --mode read_bw --iters 20000
 perf_run "RC READ 10000 B x 2000" "${ab[@]}" --mode read_bw --size 10000 --iters 2000
 perf_run "UD SEND 1024 B x 5000" "${ab[@]}" --mode ud_send_bw --size 1024 --iters 5000
 perf_run "RC SEND latency 64 B x 1000" "${ab[@]}" --mode send_lat --iters 1000
+perf_run "RC atomic FETCH_AND_ADD x 20000" "${ab[@]}" --mode atomic_bw --iters 20000
+perf_run "RC atomic CMP_AND_SWP x 20000" "${ab[@]}" --mode atomic_bw \
+	--atomic-type cmp_and_swap --iters 20000
+perf_run "RC atomic FETCH_AND_ADD one at a time x 2000" "${ab[@]}" --mode atomic_bw \
+	--atomic-type fetch_and_add --tx-depth 1 --iters 2000
 stop "$pid_one" 30
 expect_eq "backend one exits 0 on SIGINT" 0 $?
 log=$work/one.log
@@ -97,6 +107,8 @@ perf_run "over a memif wire: RC READ 4000 B x 2000" "${wab[@]}" --mode read_bw -
 	--iters 2000
 perf_run "over a memif wire: UD SEND 512 B x 2000" "${wab[@]}" --mode ud_send_bw --size 512 \
 	--iters 2000
+perf_run "over a memif wire: RC atomic FETCH_AND_ADD x 2000" "${wab[@]}" --mode atomic_bw \
+	--iters 2000
 stop "$pid_wa" 30
 rc_a=$?
 stop "$pid_wb" 30
@@ -121,19 +133,47 @@ fi
 expect_eq "wire frames all went to the device's engine" \
 	"$(sw_ctr "$work/wb.log" wire_rx)" "$(sw_ctr "$work/wb.log" to_roce)"
 
-# --- 3. bad vrdma-perf command lines: exit 2, one line saying why
+# --- 3. a peer that never answers: each backend's wire leads nowhere
+backend na --vdev net_null0,no-rx=1 -- -s "$work/na.sock"
+backend nb --vdev net_null0,no-rx=1 -- -s "$work/nb.sock" --mac 02:56:52:44:4d:11
+lost() { # NAME WANT-REGEX ARGS...: vrdma-perf exits 1 saying WANT-REGEX
+	runs=$((runs + 1))
+	expect_exit "$1" 1 "$2" timeout 60 "$perf" -l 0-1 "${eal[@]}" -m 256 \
+		--file-prefix "$prefix-p$runs" -- -a "$work/na.sock" -b "$work/nb.sock" "${@:3}"
+}
+# 4 ms x 2 tries: RETRY_EXC_ERR in about 10 ms, named as verbs names it
+lost "no answer, --qp-timeout 8 --retry-cnt 1: the completion error names RETRY_EXC_ERR" \
+	'device A: completion error: RETRY_EXC_ERR \(wr_id [0-9]+\)' --iters 100 \
+	--qp-timeout 8 --retry-cnt 1
+# (the default retry count, 7, would retry for ever: so --retry-cnt reached the QP)
+lost "no answer, --qp-timeout 0 (no ACK timeout): no completion at all, a stall" \
+	'no progress for 5 s' --iters 100 --qp-timeout 0 --retry-cnt 1
+stop "$pid_na" 30
+rc_a=$?
+stop "$pid_nb" 30
+expect_eq "both backends without a peer exit 0 on SIGINT" "0 0" "$rc_a $?"
+
+# --- 4. bad vrdma-perf command lines: exit 2, one line saying why
 bad() { # NAME WANT-REGEX ARGS...
 	expect_exit "vrdma-perf bad command line: $1: exit 2, says why" 2 "$2" \
 		timeout 60 "$perf" -l 0-1 "${eal[@]}" -m 64 --file-prefix "$prefix-bad" -- "${@:3}"
 }
 bad "one socket" "give both devices' sockets" -a "$work/a.sock"
-bad "unknown mode" "--mode 'atomic_bw'" -a x -b y --mode atomic_bw
+bad "unknown mode" "--mode 'atomic_lat'" -a x -b y --mode atomic_lat
+bad "unknown atomic type" "--atomic-type 'swap': expected cmp_and_swap or fetch_and_add" \
+	-a x -b y --mode atomic_bw --atomic-type swap
+bad "atomic type without atomic_bw" "--atomic-type is for --mode atomic_bw" -a x -b y \
+	--atomic-type fetch_and_add
+bad "atomic of 16 bytes" "--size 16: an atomic moves 8 bytes" -a x -b y --mode atomic_bw \
+	--size 16
+bad "qp-timeout 32" "--qp-timeout '32': expected 0\.\.31" -a x -b y --qp-timeout 32
+bad "retry-cnt 8" "--retry-cnt '8': expected 0\.\.7" -a x -b y --retry-cnt 8
 bad "tx-depth 0" "--tx-depth '0': expected 1\.\." -a x -b y --tx-depth 0
 bad "size 2M" "--size '2097152': expected 1\.\." -a x -b y --size 2097152
 bad "a multicast GID" "--gid-ip 'ff02::1': expected an IPv4 or a unicast IPv6" \
 	-a x --pingpong rc --listen 1 --gid-ip ff02::1
 
-# --- 4. a pingpong server waiting for its client ends on SIGINT within 2 s
+# --- 5. a pingpong server waiting for its client ends on SIGINT within 2 s
 # (its waits read the one stop flag the handler sets)
 backend pp --vdev net_null0,no-rx=1 -- -s "$work/pp.sock"
 timeout 60 "$perf" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-ppc" -- -a "$work/pp.sock" \

@@ -18,9 +18,21 @@
  * vuf_rdma) both include it, neither through the other's library. The
  * verbs values are lib/roce's own, since the device hands them to lib/roce
  * unchanged; lib/vrdma pins each to lib/roce's with a static assert.
+ *
+ * **omniplane's extension beyond the RFC: RC atomics** (the RFC's TODO list
+ * has "Add support for atomic operation"). Marked "Extension" below:
+ * the send opcodes VRDMA_WR_ATOMIC_CMP_AND_SWP and VRDMA_WR_ATOMIC_FETCH_AND_ADD
+ * (5, 6: verbs' values), struct vrdma_sq_req's `atomic` member, the
+ * completion opcodes VRDMA_WC_COMP_SWAP and VRDMA_WC_FETCH_ADD (5, 6), the
+ * access flag VRDMA_ACCESS_REMOTE_ATOMIC (verbs' bit 3), and QUERY_DEVICE's
+ * atomic_cap (in what the RFC left as padding), which a driver reads before
+ * using any of them. Every layout keeps its RFC size, and a driver that
+ * knows none of it sees nothing new: atomic_cap sits in bytes the RFC has
+ * as zero padding, and the rest is only ever used by a driver that asks.
  */
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -107,8 +119,23 @@ enum vrdma_mtu {
 #define VRDMA_ACCESS_LOCAL_WRITE (1u << 0)
 /** MR and QP access flag: remote write. */
 #define VRDMA_ACCESS_REMOTE_WRITE (1u << 1)
-/** MR and QP access flag: remote read. The RFC has no atomics. */
+/** MR and QP access flag: remote read. */
 #define VRDMA_ACCESS_REMOTE_READ (1u << 2)
+/**
+ * MR and QP access flag: remote atomics (verbs' IBV_ACCESS_REMOTE_ATOMIC).
+ * Extension: not in the RFC. Needs VRDMA_ACCESS_LOCAL_WRITE on an MR.
+ */
+#define VRDMA_ACCESS_REMOTE_ATOMIC (1u << 3)
+
+/**
+ * QUERY_DEVICE's atomic_cap (verbs' enum ibv_atomic_cap). Extension: the
+ * RFC's byte there is padding, so a device without atomics answers NONE.
+ */
+enum vrdma_atomic_cap {
+	VRDMA_ATOMIC_NONE = 0, /**< no atomics: do not use their opcodes or access flag */
+	VRDMA_ATOMIC_HCA = 1,  /**< atomic between the device's own atomics, on any of its QPs */
+	VRDMA_ATOMIC_GLOB = 2, /**< atomic against the CPUs' and other devices' atomics too */
+};
 
 /** MODIFY_QP attr_mask bit: qp_state. */
 #define VRDMA_QP_ATTR_STATE (1u << 0)
@@ -147,13 +174,28 @@ enum vrdma_mtu {
 /** Every attr_mask bit: the RFC's mask ends at RATE_LIMIT (bit 16). */
 #define VRDMA_QP_ATTR_MASK_ALL ((1u << 17) - 1)
 
-/** Send request opcodes (struct vrdma_sq_req's opcode). The RFC has no atomics. */
+/**
+ * Send request opcodes (struct vrdma_sq_req's opcode): the RFC's five, then
+ * the atomics (extension), each of verbs' value (enum ibv_wr_opcode).
+ */
 enum vrdma_wr_opcode {
 	VRDMA_WR_RDMA_WRITE,          /**< RDMA WRITE */
 	VRDMA_WR_RDMA_WRITE_WITH_IMM, /**< RDMA WRITE with immediate data */
 	VRDMA_WR_SEND,                /**< SEND */
 	VRDMA_WR_SEND_WITH_IMM,       /**< SEND with immediate data */
 	VRDMA_WR_RDMA_READ,           /**< RDMA READ */
+	/**
+	 * Extension: 8 bytes at atomic.remote_addr (8-byte aligned) are compared
+	 * with atomic.compare_add and replaced by atomic.swap when equal; the
+	 * original lands in the one SGE (8 bytes, 8-byte aligned). RC only.
+	 */
+	VRDMA_WR_ATOMIC_CMP_AND_SWP = 5,
+	/**
+	 * Extension: atomic.compare_add is added to the 8 bytes at
+	 * atomic.remote_addr; the original lands in the one SGE, as for
+	 * CMP_AND_SWP. RC only.
+	 */
+	VRDMA_WR_ATOMIC_FETCH_AND_ADD = 6,
 };
 
 /** send_flags bit: wait for earlier READs before this request. */
@@ -165,13 +207,21 @@ enum vrdma_wr_opcode {
 /** send_flags bit: the data is in inline_data (inline_len bytes), not in SGEs. */
 #define VRDMA_SEND_INLINE (1u << 3)
 
-/** Completion opcodes (struct vrdma_cq_req's opcode). */
+/**
+ * Completion opcodes (struct vrdma_cq_req's opcode). The RFC's five are not
+ * verbs' values (its RECV is 3, verbs' 128), and verbs' COMP_SWAP and
+ * FETCH_ADD (3, 4) are the RFC's RECV and RECV_RDMA_WITH_IMM here: the
+ * atomics (extension) take the next free values, 5 and 6, which are also
+ * lib/roce's, so the device passes them on unchanged as it does the others.
+ */
 enum vrdma_wc_opcode {
 	VRDMA_WC_SEND,               /**< a SEND (with or without immediate) completed */
 	VRDMA_WC_RDMA_WRITE,         /**< an RDMA WRITE completed */
 	VRDMA_WC_RDMA_READ,          /**< an RDMA READ completed */
 	VRDMA_WC_RECV,               /**< a receive took a SEND */
 	VRDMA_WC_RECV_RDMA_WITH_IMM, /**< a receive took an RDMA WRITE's immediate data */
+	VRDMA_WC_COMP_SWAP = 5,      /**< extension: a compare and swap completed */
+	VRDMA_WC_FETCH_ADD = 6,      /**< extension: a fetch and add completed */
 };
 
 /** Completion statuses (struct vrdma_cq_req's status): the verbs work completion statuses. */
@@ -219,11 +269,16 @@ struct vrdma_ack_query_device {
 	uint32_t max_cqe;             /**< entries of a CQ */
 	uint32_t max_mr;              /**< MRs */
 	uint32_t max_pd;              /**< PDs */
-	uint32_t max_qp_rd_atom;      /**< READs in flight a QP answers */
-	uint32_t max_qp_init_rd_atom; /**< READs in flight a QP starts */
+	uint32_t max_qp_rd_atom;      /**< READs and atomics in flight a QP answers */
+	uint32_t max_qp_init_rd_atom; /**< READs and atomics in flight a QP starts */
 	uint32_t max_ah;              /**< AHs */
 	uint8_t local_ca_ack_delay;   /**< the IBA's local ack delay exponent */
-	uint8_t padding[3];           /**< zero */
+	/**
+	 * Extension: enum vrdma_atomic_cap. The RFC's padding[0], zero
+	 * (VRDMA_ATOMIC_NONE) from a device without atomics.
+	 */
+	uint8_t atomic_cap;
+	uint8_t padding[2];           /**< zero */
 	uint32_t reserved[14];        /**< zero */
 };
 
@@ -430,6 +485,13 @@ struct vrdma_sq_req {
 			uint64_t remote_addr; /**< the peer MR's address */
 			uint32_t rkey;        /**< the peer MR's remote key */
 		} rdma;
+		/** Extension: ATOMIC_CMP_AND_SWP and ATOMIC_FETCH_AND_ADD (RC) */
+		struct {
+			uint64_t remote_addr; /**< the peer's 8 bytes (8-byte aligned) */
+			uint64_t compare_add; /**< CMP_AND_SWP: compared; FETCH_AND_ADD: added */
+			uint64_t swap;        /**< CMP_AND_SWP: stored when equal; else unused */
+			uint32_t rkey;        /**< the peer MR's remote key */
+		} atomic;
 		/** UD: the destination */
 		struct {
 			uint32_t remote_qpn;  /**< the destination QP */
@@ -470,6 +532,10 @@ struct vrdma_cq_req {
 
 static_assert(sizeof(struct vrdma_sge) == 16, "sge");
 static_assert(sizeof(struct vrdma_sq_req) == 576, "sq_req head");
+/* the atomic extension fits the RFC's 32-byte union: every offset is the RFC's */
+static_assert(sizeof(((struct vrdma_sq_req *)0)->atomic) <= 32, "sq_req atomic");
+static_assert(offsetof(struct vrdma_sq_req, inline_data) == 48, "sq_req inline_data");
+static_assert(offsetof(struct vrdma_ack_query_device, atomic_cap) == 69, "atomic_cap");
 static_assert(sizeof(struct vrdma_rq_req) == 24, "rq_req head");
 static_assert(sizeof(struct vrdma_cq_req) == 48, "cq_req");
 
