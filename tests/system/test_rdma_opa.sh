@@ -13,8 +13,8 @@
 #   vrdma-perf B -- vhost-user-rdma (node B, LID 2) -- VNIC vport 0 (vesw 1)
 #
 #  1. every operation across the fabric, every message verified: RC SEND
-#     (64 B, multi-packet), RC WRITE with immediate (64 KiB), RC READ, UD
-#     SEND, SEND latency;
+#     (64 B, multi-packet), RC WRITE with immediate (64 KiB), RC READ, RC
+#     atomics (FETCH_AND_ADD, CMP_AND_SWP), UD SEND, SEND latency;
 #  2. nothing lost: both backends exit 0 on SIGINT with every mbuf back, and
 #     the counters of the two nodes agree (each switch's wire frames, each
 #     VNIC vport's packets as the EM reads them over the fabric);
@@ -102,6 +102,8 @@ perf_run "RC SEND 64 B x 20000" --mode send_bw --iters 20000
 perf_run "RC SEND 4000 B x 2000 (4 packets each)" --mode send_bw --size 4000 --iters 2000
 perf_run "RC WRITE with immediate 64 KiB x 300" --mode write_bw --size 65536 --iters 300
 perf_run "RC READ 10000 B x 2000" --mode read_bw --size 10000 --iters 2000
+perf_run "RC FETCH_AND_ADD x 5000" --mode atomic_bw --iters 5000
+perf_run "RC CMP_AND_SWP x 2000" --mode atomic_bw --atomic-type cmp_and_swap --iters 2000
 perf_run "UD SEND 1024 B x 5000" --mode ud_send_bw --size 1024 --iters 5000
 perf_run "RC SEND latency 64 B x 1000" --mode send_lat --iters 1000
 
@@ -224,9 +226,10 @@ echo "# B: $(grep '^switch:' "$lb" | tail -1)"
 
 # --- 4. the fabric changes under a running RC WRITE stream
 #
-# vrdma-perf's QPs use --qp-timeout 18 (4.096 us x 2^18 = 1.07 s) and
-# --retry-cnt 7: a stream survives an outage shorter than about 8 s and
-# fails with RETRY_EXC_ERR after a longer one.
+# A QP with --qp-timeout 14 (67 ms) and --retry-cnt 3 gives up after about
+# 0.3 s without an ACK (RETRY_EXC_ERR); with --qp-timeout 18 (4.096 us x
+# 2^18 = 1.07 s) and --retry-cnt 6 it survives an outage of about 7 s.
+# (--retry-cnt 7 retries for ever, as rxe.)
 rdma_node_start a -- -s "$work/a.sock" --stats 1 ||
 	fail "node A's backend serves again" "$(tail -5 "$work/rdma-a.log")"
 rdma_node_start b -- -s "$work/b.sock" --stats 1 ||
@@ -248,7 +251,7 @@ retransmits() { grep '^device 0 engine:' "$work/rdma-a.log" | tail -1 | grep -o 
 
 # 4a. B's vport moves to vesw 2 and stays: A's frames reach no vport of
 # vesw 1 on B; the QP retries, then fails.
-stream move 1000000 --qp-timeout 14 ||
+stream move 1000000 --qp-timeout 14 --retry-cnt 3 ||
 	fail "the stream runs before the move" "$(tail -3 "$work/move.log")"
 em apply "$work/moved.yaml" > "$work/em-moved.txt"
 expect_eq "opa-em moves node B's vport 0 to vesw 2 while the stream runs" 0 $?
@@ -273,7 +276,7 @@ fi
 # 4b. moved and moved back before the retry limit: nothing lost
 em apply "$work/em.yaml" > /dev/null
 r0=$(retransmits)
-stream moveback 30000 --qp-timeout 18 --retry-cnt 7 ||
+stream moveback 30000 --qp-timeout 18 --retry-cnt 6 ||
 	fail "the stream runs before the round trip to vesw 2" "$(tail -3 "$work/moveback.log")"
 em apply "$work/moved.yaml" > /dev/null && em apply "$work/em.yaml" > /dev/null
 expect_eq "opa-em moves node B's vport 0 to vesw 2 and back while the stream runs" 0 $?
@@ -291,7 +294,7 @@ expect_eq "node A's engine retransmitted what the move lost" 1 \
 
 # 4c. node A's HFI link flaps during the stream (opa-switch's control)
 r0=$(retransmits)
-stream flap 30000 --qp-timeout 18 --retry-cnt 7 ||
+stream flap 30000 --qp-timeout 18 --retry-cnt 6 ||
 	fail "the stream runs before the flap" "$(tail -3 "$work/flap.log")"
 switch_link a down && switch_link a up
 expect_eq "opa-switch takes node A's link down and up while the stream runs" 0 $?
