@@ -141,7 +141,7 @@ test_classify_by_destination_and_kind(void **state)
 	expect(dev_mac[1], PLAIN, VSW_WIRE, VSW_TO_GUEST, 1);
 	expect(dev_mac[1], ROCE4, VSW_WIRE, VSW_TO_ROCE, 1);
 	expect(dev_mac[0], ROCE4_VLAN, VSW_WIRE, VSW_TO_ROCE, 0);
-	/* tagged RoCE (--vlan): priority-tagged and any VID go to the engine, which judges the VID */
+	/* tagged RoCE (--vlan): priority-tagged or any VID to the engine, which judges the VID */
 	expect(dev_mac[0], ROCE4_VID0, VSW_WIRE, VSW_TO_ROCE, 0);
 	expect(dev_mac[1], ROCE6_VID100, VSW_WIRE, VSW_TO_ROCE, 1);
 	expect(dev_mac[1], ROCE4_VID0, VSW_DEV0 + 0, VSW_TO_ROCE, 1);
