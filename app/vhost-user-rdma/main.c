@@ -9,8 +9,8 @@
  *
  *   vhost-user-rdma [EAL options] -- -s SOCKET [-s SOCKET ...] [--port N]
  *       [--mac MAC] [--max-qps N] [--max-cqs N] [--mtu N] [--roce-bit N]
- *       [--ctrl-class N] [--pipeline SPEC] [--burst N] [--ring-size N]
- *       [--idle-sleep US] [--stats SEC]
+ *       [--ctrl-class N] [--vlan VID] [--pipeline SPEC] [--burst N]
+ *       [--ring-size N] [--idle-sleep US] [--stats SEC]
  */
 
 #include <errno.h>
@@ -43,6 +43,8 @@
 #define MEMPOOL_CACHE 256
 /* mbufs a device's RoCE engine and guest queues may hold beyond its rings */
 #define DEV_MBUFS 1024
+/* stations announced on or withdrawn from the wire port per 10 ms tick */
+#define WIRE_MACS_PER_TICK 64
 
 RTE_LOG_REGISTER_DEFAULT(vur_logtype, NOTICE);
 #define VUR_LOG(level, fmt, ...) \
@@ -58,6 +60,7 @@ static struct {
 	uint32_t max_qps, max_cqs;
 	uint16_t mtu;
 	unsigned int roce_bit, ctrl_class;
+	uint16_t vlan;
 	const char *pipeline;
 	char default_pipeline[64];
 	uint16_t burst;
@@ -67,7 +70,7 @@ static struct {
 } opt = {
 	.max_qps = 16, .max_cqs = 16, .mtu = 1500,
 	.roce_bit = VRDMA_ROCE_BIT_RFC, .ctrl_class = VRDMA_CTRL_CLASS_RFC,
-	.burst = 32, .ring_size = 1024,
+	.vlan = VRDMA_VLAN_NONE, .burst = 32, .ring_size = 1024,
 };
 
 static void
@@ -86,10 +89,14 @@ usage(FILE *f, const char *prog)
 		"  --max-qps N          max_rdma_qps: QP slots, 3.. (default 16)\n"
 		"  --max-cqs N          max_rdma_cqs (default 16); 3 + max-cqs + 2 * max-qps\n"
 		"                       rings must fit vhost-user's %u\n"
-		"  --mtu N              virtio-net MTU, %u..9000 (default 1500)\n"
+		"  --mtu N              virtio-net MTU, %u..9000 (default 1500); the RoCE\n"
+		"                       path MTU fits it and the wire's MTU\n"
 		"  --roce-bit N         feature bit offered for RoCE (default %u, the RFC's;\n"
 		"                       upstream virtio gave it to GUEST_USO6: see the doc)\n"
 		"  --ctrl-class N       control class of the RoCE commands (default %u)\n"
+		"  --vlan VID           tag the devices' RoCE frames with 802.1Q VID 0..4094\n"
+		"                       (0: priority tags); the PCP is the traffic class's\n"
+		"                       top 3 bits (default: untagged)\n"
 		"  --pipeline SPEC      lcores of the stages ingress, switch, egress (one\n"
 		"                       lcore each for switch and egress; default: all three\n"
 		"                       on the first worker lcore)\n"
@@ -122,6 +129,7 @@ parse_args(int argc, char **argv)
 		{ "mtu", required_argument, NULL, 'M' },
 		{ "roce-bit", required_argument, NULL, 'b' },
 		{ "ctrl-class", required_argument, NULL, 'C' },
+		{ "vlan", required_argument, NULL, 'V' },
 		{ "pipeline", required_argument, NULL, 'P' },
 		{ "burst", required_argument, NULL, 'B' },
 		{ "ring-size", required_argument, NULL, 'r' },
@@ -185,6 +193,11 @@ parse_args(int argc, char **argv)
 			if (!num_opt("ctrl-class", optarg, 0, 255, &v))
 				return -1;
 			opt.ctrl_class = (unsigned int)v;
+			break;
+		case 'V':
+			if (!num_opt("vlan", optarg, 0, 4094, &v))
+				return -1;
+			opt.vlan = (uint16_t)v;
 			break;
 		case 'P':
 			opt.pipeline = optarg;
@@ -356,6 +369,7 @@ devices_prepare(struct vsw *sw, struct rte_mempool *pool, struct vrdma_conf *con
 		conf->mtu = opt.mtu;
 		conf->roce_bit = opt.roce_bit;
 		conf->ctrl_class = opt.ctrl_class;
+		conf->vlan_id = opt.vlan;
 		conf->pool = pool;
 		d->mac = conf->mac;
 		d->roce_rx = conf->roce_rx = ring_make("roce_rx", i);
@@ -560,9 +574,41 @@ pool_make(unsigned int *nb_mbufs)
 	return pool;
 }
 
-/* Statistics every --stats seconds until SIGINT/SIGTERM, then the pipeline stopped. */
+/*
+ * Bound every device's RoCE path MTU by the wire's MTU, when it changed since
+ * @p seen (read every tick: a net_opa_vnic port's MTU is its vesw's eth_mtu,
+ * which the EM sets, 1500 until it does, and may change at run time).
+ */
 static void
-serve(const struct vsw *sw, struct pipe *pipe)
+wire_mtu_follow(struct vsw *sw, uint16_t *seen)
+{
+	unsigned int i;
+	uint16_t mtu;
+	int code = 0;
+
+	if (rte_eth_dev_get_mtu(sw->wire_port, &mtu) != 0 || mtu == *seen)
+		return;
+	for (i = 0; i < sw->nb_devs; i++)
+		code = vrdma_dev_wire_mtu_set(sw->devs[i].dev, mtu);
+	if (*seen == 0 && mtu < opt.mtu)
+		printf("wire: port %u's MTU %u is below --mtu %u: the RoCE path MTU is at "
+		       "most %u (the guests are told %u; a larger path MTU is clamped)\n",
+		       sw->wire_port, mtu, opt.mtu, 128u << code, opt.mtu);
+	else
+		printf("wire: port %u's MTU is %u: RoCE path MTU at most %u\n", sw->wire_port,
+		       mtu, 128u << code);
+	fflush(stdout);
+	*seen = mtu;
+}
+
+/*
+ * Statistics every --stats seconds until SIGINT/SIGTERM, then the pipeline
+ * stopped. Each 10 ms tick the wire's MTU is read again and the stations
+ * the switch learned or forgot are announced on or withdrawn from the wire
+ * port (the control work stays off the datapath lcores).
+ */
+static void
+serve(struct vsw *sw, struct pipe *pipe, uint16_t *wire_mtu)
 {
 	uint64_t hz = rte_get_timer_hz();
 	uint64_t next_stats = rte_get_timer_cycles() + (uint64_t)opt.stats_period * hz;
@@ -571,6 +617,8 @@ serve(const struct vsw *sw, struct pipe *pipe)
 	fflush(stdout);
 	while (!omni_stop) {
 		rte_delay_us_sleep(10 * 1000);
+		wire_mtu_follow(sw, wire_mtu);
+		vsw_wire_macs_sync(sw, WIRE_MACS_PER_TICK);
 		if (opt.stats_period != 0 && rte_get_timer_cycles() >= next_stats) {
 			stats_print(sw, pipe);
 			next_stats += (uint64_t)opt.stats_period * hz;
@@ -590,6 +638,7 @@ main(int argc, char **argv)
 	struct vsw *sw = NULL;
 	struct vrdma_conf confs[VSW_MAX_DEVS];
 	unsigned int nb_mbufs = 0;
+	uint16_t wire_mtu = 0;
 	bool port_started = false;
 	int ret, status = EXIT_USAGE;
 
@@ -625,6 +674,12 @@ main(int argc, char **argv)
 	omni_stop_on_signals();
 	if (devices_start(sw, confs) != 0)
 		goto out;
+	/* the devices' MACs, then the stations learned behind them, on the wire port */
+	if (vsw_wire_macs_start(sw, &vsw_wire_mac_ethdev, "vur_wire_ev") != 0) {
+		fprintf(stderr, "vhost-user-rdma: no memory for the wire's address events\n");
+		goto out;
+	}
+	wire_mtu_follow(sw, &wire_mtu);
 	if (vsw_telemetry_register(sw) != 0)
 		VUR_LOG(WARNING, "telemetry commands /vhost_user_rdma/* not registered");
 	ret = pipe_start(pipe);
@@ -632,12 +687,15 @@ main(int argc, char **argv)
 		fprintf(stderr, "vhost-user-rdma: pipeline start: %s\n", rte_strerror(-ret));
 		goto out;
 	}
-	serve(sw, pipe);
+	serve(sw, pipe, &wire_mtu);
 	status = 0;
 out:
 	if (pipe != NULL && pipe_running(pipe))
 		pipe_stop(pipe);
 	pipe_destroy(pipe);
+	/* the switch stage is stopped: withdraw what the port was told, before it closes */
+	if (sw != NULL)
+		vsw_wire_macs_stop(sw);
 	vsw_telemetry_detach();
 	if (sw != NULL)
 		devices_destroy(sw);

@@ -28,6 +28,10 @@
 /* RoCE v2's UDP destination port (IANA). */
 #define ROCE_V2_UDP_PORT 4791
 
+RTE_LOG_REGISTER_DEFAULT(vsw_logtype, NOTICE);
+#define VSW_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, vsw_logtype, "vhost-user-rdma: " fmt "\n", ##__VA_ARGS__)
+
 bool
 vsw_is_roce_v2(const struct rte_mbuf *m)
 {
@@ -121,6 +125,47 @@ count_station(struct vsw *sw, uint16_t dev, int delta)
 		sw->fdb_count[dev] = (uint16_t)(sw->fdb_count[dev] + delta);
 }
 
+static uint64_t
+mac_word(const struct rte_ether_addr *a)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
+		v |= (uint64_t)a->addr_bytes[i] << (8 * i);
+	return v;
+}
+
+static void
+word_mac(uint64_t v, struct rte_ether_addr *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
+		a->addr_bytes[i] = (uint8_t)(v >> (8 * i));
+}
+
+/*
+ * Station table position @p pos now holds @p a behind a device (@p on), or
+ * nothing the wire should hear of: tell the main lcore, once per position
+ * until it has looked (vsw_wire_macs_sync()).
+ */
+static void
+wire_note(struct vsw *sw, int32_t pos, const struct rte_ether_addr *a, bool on)
+{
+	uint64_t want = on ? mac_word(a) | VSW_WIRE_MAC_ON : 0;
+	uint32_t p = (uint32_t)pos;
+
+	if (sw->wire_ev == NULL || p >= sw->wire_positions || sw->wire_want[p] == want)
+		return;
+	/* the wish before the flag: a main lcore that cleared it reads this one */
+	__atomic_store_n(&sw->wire_want[p], want, __ATOMIC_SEQ_CST);
+	if (__atomic_exchange_n(&sw->wire_queued[p], 1, __ATOMIC_SEQ_CST) == 0 &&
+	    rte_ring_sp_enqueue_elem(sw->wire_ev, &p, sizeof(p)) != 0)
+		/* cannot happen (the ring holds every position): try again next change */
+		__atomic_store_n(&sw->wire_queued[p], 0, __ATOMIC_SEQ_CST);
+}
+
 /*
  * The table is full: forget every station not seen for the ageing time,
  * at most once per second (a sweep reads the whole table).
@@ -141,6 +186,7 @@ fdb_reclaim(struct vsw *sw)
 		if (sw->now - sw->fdb_seen[pos] <= sw->fdb_age)
 			continue;
 		count_station(sw, sw->fdb_dev[pos], -1);
+		wire_note(sw, pos, key, false);
 		rte_hash_del_key(sw->fdb, key);
 		sw->fdb_gen++;
 	}
@@ -205,10 +251,195 @@ vsw_learn(struct vsw *sw, const struct rte_mbuf *m, uint16_t port, struct vsw_st
 	count_station(sw, dev, 1);
 	sw->fdb_dev[pos] = dev;
 	sw->fdb_seen[pos] = sw->now;
+	/* learned behind a device, or moved (a move between devices changes nothing) */
+	wire_note(sw, pos, &eth->src_addr, dev != VSW_FDB_WIRE);
 remember:
 	last->src = eth->src_addr;
 	last->gen = sw->fdb_gen;
 	last->at = sw->now;
+}
+
+/* ---------------- the stations on the wire port (main lcore) ---------------- */
+
+/* A port's own address is no extra one: ethdev would refuse to remove it. */
+static bool
+port_own(uint16_t port, const struct rte_ether_addr *mac)
+{
+	struct rte_ether_addr own;
+
+	return rte_eth_macaddr_get(port, &own) == 0 && rte_is_same_ether_addr(&own, mac);
+}
+
+static int
+ethdev_mac_add(uint16_t port, struct rte_ether_addr *mac)
+{
+	if (port_own(port, mac))
+		return 0;
+	return rte_eth_dev_mac_addr_add(port, mac, 0);
+}
+
+static int
+ethdev_mac_remove(uint16_t port, struct rte_ether_addr *mac)
+{
+	if (port_own(port, mac))
+		return 0;
+	return rte_eth_dev_mac_addr_remove(port, mac);
+}
+
+const struct vsw_wire_mac_ops vsw_wire_mac_ethdev = {
+	.add = ethdev_mac_add,
+	.remove = ethdev_mac_remove,
+};
+
+/* Counters of the calling (main) lcore: it alone writes these two. */
+static struct vsw_stats *
+main_stats(struct vsw *sw)
+{
+	unsigned int l = rte_lcore_id();
+
+	return &sw->lcore[l < RTE_MAX_LCORE ? l : rte_get_main_lcore()].st;
+}
+
+/* Announce @p mac (a vsw_wire_want word). @return true if the port took it. */
+static bool
+wire_add(struct vsw *sw, uint64_t word)
+{
+	struct vsw_stats *st = main_stats(sw);
+	struct rte_ether_addr mac;
+	char buf[RTE_ETHER_ADDR_FMT_SIZE];
+	int rc;
+
+	word_mac(word, &mac);
+	if (sw->wire_unsupported || sw->wire_full) {
+		st->wire_mac_refused++;
+		return false;
+	}
+	rc = sw->wire_ops->add(sw->wire_port, &mac);
+	if (rc == 0) {
+		st->wire_macs++;
+		return true;
+	}
+	st->wire_mac_refused++;
+	rte_ether_format_addr(buf, sizeof(buf), &mac);
+	if (rc == -ENOTSUP) {
+		sw->wire_unsupported = true;
+		VSW_LOG(NOTICE, "port %u takes no extra MAC address (%s: %s): the stations "
+			"behind the devices are not announced on it; it stays promiscuous",
+			sw->wire_port, buf, rte_strerror(-rc));
+	} else if (rc == -ENOSPC) {
+		sw->wire_full = true;
+		VSW_LOG(NOTICE, "port %u: its MAC address table is full at %" PRIu64 " of ours "
+			"(%s not announced, nor others until one is removed); it stays promiscuous",
+			sw->wire_port, st->wire_macs, buf);
+	} else if (!sw->wire_said_other) {
+		sw->wire_said_other = true;
+		VSW_LOG(WARNING, "port %u: MAC address %s not announced: %s (said once)",
+			sw->wire_port, buf, rte_strerror(-rc));
+	}
+	return false;
+}
+
+static void
+wire_remove(struct vsw *sw, uint64_t word)
+{
+	struct vsw_stats *st = main_stats(sw);
+	struct rte_ether_addr mac;
+	int rc;
+
+	word_mac(word, &mac);
+	rc = sw->wire_ops->remove(sw->wire_port, &mac);
+	st->wire_macs--;
+	/* a slot is free again */
+	sw->wire_full = false;
+	if (rc != 0) {
+		char buf[RTE_ETHER_ADDR_FMT_SIZE];
+
+		rte_ether_format_addr(buf, sizeof(buf), &mac);
+		VSW_LOG(WARNING, "port %u: MAC address %s not removed: %s", sw->wire_port, buf,
+			rte_strerror(-rc));
+	}
+}
+
+int
+vsw_wire_macs_start(struct vsw *sw, const struct vsw_wire_mac_ops *ops, const char *name)
+{
+	uint32_t n = 0, i;
+
+	sw->wire_ops = ops;
+	if (sw->fdb != NULL) {
+		n = (uint32_t)rte_hash_max_key_id(sw->fdb) + 1;
+		sw->wire_ev = rte_ring_create_elem(name, sizeof(uint32_t), n, (int)rte_socket_id(),
+						   RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+		sw->wire_want = rte_zmalloc("vsw_wire_want", n * sizeof(uint64_t), 0);
+		sw->wire_have = rte_zmalloc("vsw_wire_have", n * sizeof(uint64_t), 0);
+		sw->wire_queued = rte_zmalloc("vsw_wire_queued", n, 0);
+		if (sw->wire_ev == NULL || sw->wire_want == NULL || sw->wire_have == NULL ||
+		    sw->wire_queued == NULL) {
+			vsw_wire_macs_stop(sw);
+			return -ENOMEM;
+		}
+		sw->wire_positions = n;
+	}
+	for (i = 0; i < sw->nb_devs; i++) {
+		uint64_t w = mac_word(&sw->devs[i].mac) | VSW_WIRE_MAC_ON;
+
+		sw->wire_dev_have[i] = wire_add(sw, w) ? w : 0;
+	}
+	return 0;
+}
+
+unsigned int
+vsw_wire_macs_sync(struct vsw *sw, unsigned int budget)
+{
+	uint32_t pos[64];
+	unsigned int done = 0, n, i;
+
+	if (sw->wire_ev == NULL)
+		return 0;
+	while (done < budget) {
+		n = rte_ring_sc_dequeue_burst_elem(sw->wire_ev, pos, sizeof(pos[0]),
+						   RTE_MIN(budget - done, RTE_DIM(pos)), NULL);
+		if (n == 0)
+			break;
+		for (i = 0; i < n; i++) {
+			uint32_t p = pos[i];
+			uint64_t want;
+
+			/* the flag before the wish: a later change queues the position again */
+			__atomic_store_n(&sw->wire_queued[p], 0, __ATOMIC_SEQ_CST);
+			want = __atomic_load_n(&sw->wire_want[p], __ATOMIC_SEQ_CST);
+			if (want == sw->wire_have[p])
+				continue;
+			if (sw->wire_have[p] != 0)
+				wire_remove(sw, sw->wire_have[p]);
+			sw->wire_have[p] = want != 0 && wire_add(sw, want) ? want : 0;
+		}
+		done += n;
+	}
+	return done;
+}
+
+void
+vsw_wire_macs_stop(struct vsw *sw)
+{
+	uint32_t i;
+
+	for (i = 0; sw->wire_have != NULL && i < sw->wire_positions; i++)
+		if (sw->wire_have[i] != 0)
+			wire_remove(sw, sw->wire_have[i]);
+	for (i = 0; sw->wire_ops != NULL && i < sw->nb_devs; i++)
+		if (sw->wire_dev_have[i] != 0)
+			wire_remove(sw, sw->wire_dev_have[i]);
+	memset(sw->wire_dev_have, 0, sizeof(sw->wire_dev_have));
+	rte_ring_free(sw->wire_ev);
+	rte_free(sw->wire_want);
+	rte_free(sw->wire_have);
+	rte_free(sw->wire_queued);
+	sw->wire_ev = NULL;
+	sw->wire_want = NULL;
+	sw->wire_have = NULL;
+	sw->wire_queued = NULL;
+	sw->wire_positions = 0;
 }
 
 /*
@@ -434,7 +665,7 @@ static const struct omni_ctr sw_fields[] = {
 	F(wire_rx), F(dev_tx), F(to_wire), F(to_roce), F(to_guest), F(flooded),
 	F(drop_unknown), F(drop_self), F(drop_runt), F(drop_ring_full), F(drop_no_mbuf),
 	F(fdb_learned), F(fdb_refused), F(wire_tx),
-	F(wire_tx_drop),
+	F(wire_tx_drop), F(wire_macs), F(wire_mac_refused),
 };
 #undef F
 OMNI_CTR_TABLE_CHECK(sw_fields, struct vsw_stats);
@@ -450,7 +681,7 @@ static const struct omni_ctr dev_fields[] = {
 	F(rdma_resets), F(sq_posted), F(rq_posted), F(wr_refused), F(wq_bad_chain),
 	F(cqe_written), F(cq_bad_chain), F(cq_notified), F(wr_discarded), F(net_rx_frames),
 	F(net_rx_bytes), F(net_rx_too_big), F(net_rx_bad_buf), F(net_tx_frames),
-	F(net_tx_bytes), F(net_tx_refused), F(net_tx_dropped),
+	F(net_tx_bytes), F(net_tx_refused), F(net_tx_dropped), F(path_mtu_clamped),
 };
 #undef F
 
@@ -591,6 +822,7 @@ tel_dev(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_int(d, "connected", info.vid >= 0);
 	rte_tel_data_add_dict_int(d, "roce", info.roce);
+	rte_tel_data_add_dict_int(d, "path_mtu", 128 << info.path_mtu);
 	for (k = 0; k < RTE_DIM(dev_fields); k++)
 		rte_tel_data_add_dict_u64(d, dev_fields[k].name,
 					  omni_ctr_value(&dev_fields[k], &info));

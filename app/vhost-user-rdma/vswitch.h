@@ -83,7 +83,21 @@ struct vsw_stats {
 				  *   the address is a wire host's */
 	uint64_t wire_tx;        /**< frames the wire port took */
 	uint64_t wire_tx_drop;   /**< frames the wire port refused (freed) */
+	uint64_t wire_macs;      /**< addresses announced on the wire port now (the devices'
+				  *   own and the stations behind them; main lcore) */
+	uint64_t wire_mac_refused; /**< announcements the wire port refused (no support, full) */
 };
+
+/** How addresses are announced on the wire port (the ethdev calls; tests give their own). */
+struct vsw_wire_mac_ops {
+	/** Add @p mac to port @p port's MAC addresses: 0 or a negative errno. */
+	int (*add)(uint16_t port, struct rte_ether_addr *mac);
+	/** Remove it: 0 or a negative errno. */
+	int (*remove)(uint16_t port, struct rte_ether_addr *mac);
+};
+
+/** The ethdev calls: rte_eth_dev_mac_addr_add() (pool 0) and rte_eth_dev_mac_addr_remove(). */
+extern const struct vsw_wire_mac_ops vsw_wire_mac_ethdev;
 
 /** The station a port's last frame came from, its table entry refreshed at @p at. */
 struct vsw_fdb_last {
@@ -117,6 +131,25 @@ struct vsw {
 	uint32_t fdb_gen;        /**< bumped at every move and deletion */
 	struct vsw_fdb_last fdb_last[VSW_MAX_DEVS + 1]; /**< per device, then the wire */
 	uint64_t now;            /**< TSC of the switch stage's current burst */
+	/*
+	 * The stations behind the devices, announced on the wire port by the
+	 * main lcore (vsw_wire_macs_sync()): the switch stage writes what each
+	 * station table position should announce (wire_want: the MAC with
+	 * VSW_WIRE_MAC_ON, or 0) and queues the position once (wire_queued) in
+	 * wire_ev, which holds every position, so it never overflows; the main
+	 * lcore takes positions, reads their wish and makes the port agree
+	 * (wire_have: what it announced). NULL wire_ev: nothing announced.
+	 */
+	struct rte_ring *wire_ev;
+	uint64_t *wire_want;
+	uint8_t *wire_queued;
+	uint64_t *wire_have;     /**< main lcore only */
+	uint32_t wire_positions; /**< entries of the three arrays */
+	uint64_t wire_dev_have[VSW_MAX_DEVS]; /**< the devices' own MACs announced (main) */
+	const struct vsw_wire_mac_ops *wire_ops;
+	bool wire_unsupported;   /**< the port took no address (-ENOTSUP): stop asking */
+	bool wire_full;          /**< the port's table is full: ask again after a removal */
+	bool wire_said_other;    /**< another refusal was logged */
 	struct {
 		struct vsw_stats st;
 		uint64_t turn;   /* ingress calls: which device goes first */
@@ -135,6 +168,40 @@ int vsw_fdb_create(struct vsw *sw, const char *name);
 
 /** Free the station table (none is fine). */
 void vsw_fdb_free(struct vsw *sw);
+
+/** vsw.wire_want bit: the position's station is behind a device (announce it). */
+#define VSW_WIRE_MAC_ON (1ull << 48)
+
+/**
+ * Announce the devices' MACs on the wire port now, and the stations the
+ * switch learns behind them from then on (vsw_wire_macs_sync()). Call it
+ * from the main lcore before the pipeline starts, after vsw_fdb_create()
+ * (without a station table only the devices' MACs are announced).
+ * @param sw
+ *   The switch (wire_port and devices set).
+ * @param ops
+ *   How (&vsw_wire_mac_ethdev on a real port).
+ * @param name
+ *   Unique name of the event ring.
+ * @return 0, or -ENOMEM.
+ */
+int vsw_wire_macs_start(struct vsw *sw, const struct vsw_wire_mac_ops *ops, const char *name);
+
+/**
+ * Make the wire port's addresses follow the stations learned or forgotten
+ * since the last call, at most @p budget of them (main lcore; the switch
+ * stage keeps running). A port without support (-ENOTSUP) or with a full
+ * table is fine (it is promiscuous): the refusal is counted
+ * (wire_mac_refused) and logged once.
+ * @return Positions handled (0: nothing new).
+ */
+unsigned int vsw_wire_macs_sync(struct vsw *sw, unsigned int budget);
+
+/**
+ * Remove every address announced and free the event ring (main lcore,
+ * after the pipeline stopped and before the port closes).
+ */
+void vsw_wire_macs_stop(struct vsw *sw);
 
 /**
  * Learn a frame's source address behind the switch port it came from

@@ -257,6 +257,14 @@ struct roce_dev_conf {
 	 * is: for devices whose QPN names a queue (virtio-net RoCE).
 	 */
 	uint32_t first_qpn;
+	/**
+	 * Receive VLAN filter. true: a VLAN-tagged frame for one of the
+	 * device's GIDs is taken only with VID 0 (a priority tag) or
+	 * @p vlan_id, any other VID is dropped (rx_bad_vlan); untagged
+	 * frames are always taken. false: any VID is taken.
+	 */
+	bool vlan_filter;
+	uint16_t vlan_id;               /**< with vlan_filter: the VID taken besides 0 (0..4094) */
 };
 
 /** Per-device counters (names as rxe's hw_counters where they mean the same). */
@@ -292,6 +300,8 @@ struct roce_dev_stats {
 	uint64_t rx_bad_state;          /**< QP not in a state that receives */
 	uint64_t rx_bad_source;         /**< RC/UC frame from another peer than the QP's */
 	uint64_t rx_bad_length;         /**< payload above the QP's path MTU */
+	uint64_t rx_bad_vlan;           /**< tagged with a VID the device does not take
+					 *   (roce_dev_conf.vlan_filter) */
 	uint64_t rx_passed;             /**< frames not RoCE for this device handed to pass_ring */
 };
 
@@ -600,6 +610,21 @@ const struct roce_dev_limits *roce_dev_limits(const struct roce_dev *dev);
  *   The code.
  */
 enum roce_mtu roce_dev_active_mtu(const struct roce_dev *dev);
+/**
+ * Change the device's Ethernet MTU (the wire's changed): the largest IB
+ * MTU in @p mtu - 80 becomes the active MTU, which bounds the path MTU of
+ * later roce_qp_modify() calls and is the path MTU of QPs created from now
+ * on. Existing QPs keep theirs (a UD or GSI QP the one it was created
+ * with). Call it from the device's thread.
+ *
+ * @param dev
+ *   The device.
+ * @param mtu
+ *   Ethernet MTU, at least 336 (a 256-byte payload and 80 bytes of headers).
+ * @return
+ *   0, or -EINVAL (MTU below 336; nothing changes).
+ */
+int roce_dev_mtu_set(struct roce_dev *dev, uint16_t mtu);
 /**
  * Text of the most recent refusal on this device.
  *

@@ -154,6 +154,11 @@ roce_dev_create(const struct roce_dev_conf *conf, char *err, size_t errlen)
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	if (conf->vlan_filter && conf->vlan_id > 4094) {
+		snprintf(err, errlen, "vlan_id %u is not 0..4094", conf->vlan_id);
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	if (conf->first_qpn == 1) {
 		snprintf(err, errlen, "first_qpn 1 is the GSI QP's");
 		rte_errno = EINVAL;
@@ -270,6 +275,16 @@ enum roce_mtu
 roce_dev_active_mtu(const struct roce_dev *dev)
 {
 	return dev->active_mtu;
+}
+
+int
+roce_dev_mtu_set(struct roce_dev *dev, uint16_t mtu)
+{
+	if (mtu < 256 + ROCE_MTU_OVERHEAD)
+		return roce_err(dev, EINVAL, "mtu %u is below %u", mtu, 256 + ROCE_MTU_OVERHEAD);
+	dev->conf.mtu = mtu;
+	dev->active_mtu = mtu_for(mtu);
+	return 0;
 }
 
 int
@@ -395,7 +410,7 @@ static const struct omni_ctr dev_stat_names[] = {
 	STAT(timeouts), STAT(rx_not_roce), STAT(rx_truncated), STAT(rx_bad_icrc),
 	STAT(rx_bad_header), STAT(rx_unknown_qpn), STAT(rx_bad_pkey), STAT(rx_bad_qkey),
 	STAT(rx_bad_opcode), STAT(rx_bad_state), STAT(rx_bad_source), STAT(rx_bad_length),
-	STAT(rx_passed),
+	STAT(rx_bad_vlan), STAT(rx_passed),
 };
 OMNI_CTR_TABLE_CHECK(dev_stat_names, struct roce_dev_stats);
 

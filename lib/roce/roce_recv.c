@@ -3,7 +3,7 @@
  */
 
 /*
- * Receive dispatch: each frame parsed, checked (GID, ICRC, QP, P_Key,
+ * Receive dispatch: each frame parsed, checked (GID, VLAN, ICRC, QP, P_Key,
  * transport, state, Q_Key or source, length) and handed to the completer
  * (responses) or the responder (requests); every refusal is counted.
  */
@@ -53,6 +53,12 @@ roce_rx_one(struct roce_dev *dev, struct rte_mbuf *m)
 	if (!gid_is_local(dev, pkt.dgid)) {
 		st->rx_not_roce++;
 		return false;
+	}
+	/* VID 0 is a priority tag: the frame is on the untagged network */
+	if (dev->conf.vlan_filter && pkt.vlan_id != ROCE_VLAN_NONE && pkt.vlan_id != 0 &&
+	    pkt.vlan_id != dev->conf.vlan_id) {
+		st->rx_bad_vlan++;
+		goto drop;
 	}
 	if (!roce_pkt_icrc_ok(m, &pkt)) {
 		st->rx_bad_icrc++;

@@ -37,6 +37,8 @@ extern "C" {
 #define VRDMA_MIN_MTU 336
 /** Rings before the completion queues: net rx, net tx, control. */
 #define VRDMA_FIRST_CQ_RING 3
+/** vrdma_conf.vlan_id: the RoCE frames are untagged. */
+#define VRDMA_VLAN_NONE 0xffff
 
 /** Device configuration; vrdma_conf_init() fills the defaults. */
 struct vrdma_conf {
@@ -55,6 +57,14 @@ struct vrdma_conf {
 	struct rte_ring *net_rx;   /**< other frames for the guest, from the wire
 				    *   (NULL: receiveq1 not served) */
 	struct rte_ring *net_tx;   /**< frames the guest sends (NULL: transmitq1 not served) */
+	/**
+	 * 802.1Q VID of the RoCE frames the device builds (0..4094; 0: priority
+	 * tagged), or VRDMA_VLAN_NONE (untagged, the default). Tagged frames
+	 * carry the traffic class's top 3 bits as their PCP. With a VID set, the
+	 * engine takes RoCE frames for its GIDs untagged or tagged with VID 0 or
+	 * this VID, and drops (counts) those of another VID.
+	 */
+	uint16_t vlan_id;
 };
 
 /**
@@ -73,7 +83,8 @@ void vrdma_conf_init(struct vrdma_conf *conf, const char *path);
  * doc/vrdma.md); the class not one of virtio-net's own (0-5);
  * 3 + max_cqs + 2 * max_qps rings must fit vhost-user's 256, with at least
  * 3 QP slots (QPN 0 is SMI, unused in RoCE; 1 is GSI) and one CQ; the MTU
- * must carry a 256-byte RoCE payload (336); the RoCE wire rings and pool
+ * must carry a 256-byte RoCE payload (336); the VLAN is 0..4094 or
+ * VRDMA_VLAN_NONE; the RoCE wire rings and pool
  * are required, and with a net transmit ring the pool's mbufs must hold a
  * header and a frame of the MTU in one segment.
  * @param conf
@@ -105,6 +116,23 @@ struct vrdma_dev *vrdma_dev_create(const struct vrdma_conf *conf);
  *   Device to destroy.
  */
 void vrdma_dev_destroy(struct vrdma_dev *dev);
+
+/**
+ * Bound the device's RoCE path MTU by the wire's MTU, which may change at run
+ * time (a net_opa_vnic port's is its vesw's eth_mtu, set by the EM). The
+ * ceiling becomes the largest IB MTU within min(conf.mtu, @p wire_mtu) - 80
+ * (256 at least): a MODIFY_QP asking for a larger path MTU is clamped to it
+ * (counted in path_mtu_clamped, logged once per QP), QPs created from then
+ * on get it, and QUERY_QP reports the path MTU in use. QPs already past
+ * INIT keep theirs. Any thread may call it; the device's polling lcore
+ * applies it at its next poll (the control commands run there).
+ * @param dev
+ *   A device.
+ * @param wire_mtu
+ *   The wire's MTU (rte_eth_dev_get_mtu()).
+ * @return The ceiling's path MTU code (1..5: 256..4096 bytes).
+ */
+int vrdma_dev_wire_mtu_set(struct vrdma_dev *dev, uint16_t wire_mtu);
 
 /**
  * @param dev
@@ -150,6 +178,8 @@ struct vrdma_dev_info {
 	uint64_t net_tx_bytes;    /**< bytes of those frames */
 	uint64_t net_tx_refused;  /**< guest frames asking for an offload, too short or too long */
 	uint64_t net_tx_dropped;  /**< guest frames lost: net_tx full */
+	uint64_t path_mtu_clamped; /**< MODIFY_QP path MTUs above the ceiling, clamped to it */
+	uint8_t path_mtu;         /**< the path MTU ceiling now (1..5: 256..4096 bytes) */
 };
 
 /**

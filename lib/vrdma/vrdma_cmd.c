@@ -16,6 +16,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
+#include "vrdma.h"
 #include "vrdma_abi.h"
 #include "vrdma_cmd.h"
 
@@ -100,6 +101,7 @@ PIN(VRDMA_WC_GRH, ROCE_WC_GRH);
 PIN(VRDMA_WC_WITH_IMM, ROCE_WC_WITH_IMM);
 PIN(VRDMA_NOTIFY_SOLICITED, ROCE_CQ_SOLICITED);
 PIN(VRDMA_NOTIFY_NEXT_COMPLETION, ROCE_CQ_NEXT_COMPLETION);
+PIN(VRDMA_VLAN_NONE, ROCE_VLAN_NONE);
 #undef PIN
 
 /* Limits the device reports in QUERY_DEVICE and lib/roce enforces. */
@@ -131,6 +133,9 @@ vrdma_rdma_create(const struct vrdma_rdma_conf *c, char *err, size_t errlen)
 		.pool = c->pool,
 		.socket_id = SOCKET_ID_ANY,
 		.first_qpn = 2,
+		/* tagged RoCE: VID 0 and ours are taken, another VID is dropped */
+		.vlan_filter = c->vlan_id != ROCE_VLAN_NONE,
+		.vlan_id = c->vlan_id != ROCE_VLAN_NONE ? c->vlan_id : 0,
 		.limits = {
 			.max_qp = c->max_qps - 2, .max_qp_wr = LIM_QP_WR, .max_sge = ROCE_MAX_SGE,
 			.max_inline = ROCE_MAX_INLINE, .max_cq = c->max_cqs, .max_cqe = LIM_CQE,
@@ -152,6 +157,8 @@ vrdma_rdma_create(const struct vrdma_rdma_conf *c, char *err, size_t errlen)
 		return NULL;
 	}
 	memcpy(dc.mac, c->mac.addr_bytes, sizeof(dc.mac));
+	r->vlan_id = c->vlan_id;
+	r->eth_mtu = c->mtu;
 	r->xlate = c->xlate;
 	r->xlate_ctx = c->xlate_ctx;
 	r->mrs = calloc(LIM_MR, sizeof(*r->mrs));
@@ -188,6 +195,16 @@ vrdma_rdma_destroy(struct vrdma_rdma *r)
 	free(r->ah_pd);
 	free(r->cq_owed);
 	free(r);
+}
+
+int
+vrdma_rdma_mtu_set(struct vrdma_rdma *r, uint16_t eth_mtu)
+{
+	int rc = roce_dev_mtu_set(r->dev, eth_mtu);
+
+	if (rc == 0)
+		r->eth_mtu = eth_mtu;
+	return rc;
 }
 
 unsigned int
@@ -515,8 +532,9 @@ cap_to(struct vrdma_qp_cap *to, const struct roce_qp_cap *c)
 	to->max_inline_data = rte_cpu_to_le_32(c->max_inline_data);
 }
 
+/* The guest's AV, on the device's VLAN (the RFC's AV has none of its own). */
 static void
-ah_from(struct roce_ah_attr *to, const struct vrdma_ah_attr *a)
+ah_from(struct roce_ah_attr *to, const struct vrdma_ah_attr *a, uint16_t vlan_id)
 {
 	memset(to, 0, sizeof(*to));
 	memcpy(to->dgid, a->grh.dgid, sizeof(to->dgid));
@@ -525,7 +543,7 @@ ah_from(struct roce_ah_attr *to, const struct vrdma_ah_attr *a)
 	to->hop_limit = a->grh.hop_limit;
 	to->traffic_class = a->grh.traffic_class;
 	memcpy(to->dmac, a->dmac, sizeof(to->dmac));
-	to->vlan_id = ROCE_VLAN_NONE;
+	to->vlan_id = vlan_id;
 }
 
 static void
@@ -538,6 +556,28 @@ ah_to(struct vrdma_ah_attr *to, const struct roce_ah_attr *a)
 	to->grh.hop_limit = a->hop_limit;
 	to->grh.traffic_class = a->traffic_class;
 	memcpy(to->dmac, a->dmac, sizeof(to->dmac));
+}
+
+/* Whether QP @p qpn's clamp is said already; now it is. */
+static bool
+mtu_said(struct vrdma_rdma *r, uint32_t qpn)
+{
+	uint64_t bit = 1ull << (qpn % 64);
+	bool said;
+
+	if (qpn >= 64 * VRDMA_QP_STALE_WORDS)
+		return true;
+	said = (r->mtu_said[qpn / 64] & bit) != 0;
+	r->mtu_said[qpn / 64] |= bit;
+	return said;
+}
+
+/* A QP number is free again (destroyed, or a new QP in its slot). */
+static void
+mtu_said_clear(struct vrdma_rdma *r, uint32_t qpn)
+{
+	if (qpn < 64 * VRDMA_QP_STALE_WORDS)
+		r->mtu_said[qpn / 64] &= ~(1ull << (qpn % 64));
 }
 
 static int
@@ -566,6 +606,7 @@ create_qp(struct cmd_ctx *x)
 	qp = roce_qp_create(pd, &ia);
 	if (qp == NULL)
 		return refuse_roce(x, "CREATE_QP");
+	mtu_said_clear(x->r, roce_qp_num(qp));
 	put_handle(x, roce_qp_num(qp));
 	return 0;
 }
@@ -583,6 +624,7 @@ modify_qp(struct cmd_ctx *x)
 	struct vrdma_cmd_modify_qp c;
 	struct roce_qp_attr a = { 0 };
 	struct roce_qp *qp;
+	uint8_t asked = 0;
 	uint32_t mask;
 
 	memcpy(&c, x->data, sizeof(c));
@@ -611,10 +653,28 @@ modify_qp(struct cmd_ctx *x)
 	a.qp_access_flags = le32(c.a.qp_access_flags);
 	a.rate_limit = le32(c.a.rate_limit);
 	cap_from(&a.cap, &c.a.cap);
-	ah_from(&a.ah_attr, &c.a.ah_attr);
+	ah_from(&a.ah_attr, &c.a.ah_attr, x->r->vlan_id);
+	/*
+	 * A path MTU the wire cannot carry now is clamped, not refused: the
+	 * guest sized it from the virtio-net MTU, which the wire's (a vesw's
+	 * eth_mtu) may undercut. Codes that are no IB MTU stay lib/roce's to
+	 * refuse.
+	 */
+	if ((mask & ROCE_QP_PATH_MTU) && a.path_mtu <= ROCE_MTU_4096 &&
+	    a.path_mtu > roce_dev_active_mtu(x->r->dev)) {
+		asked = a.path_mtu;
+		a.path_mtu = (uint8_t)roce_dev_active_mtu(x->r->dev);
+	}
 	/* lib/roce applies all or nothing (IBA transition rules) */
 	if (roce_qp_modify(qp, &a, mask) != 0)
 		return refuse_roce(x, "MODIFY_QP");
+	if (asked != 0) {
+		x->r->path_mtu_clamped++;
+		if (!mtu_said(x->r, le32(c.qpn)))
+			snprintf(x->r->note, sizeof(x->r->note), "QP %u: path MTU %u clamped to "
+				 "%u, the most the wire's MTU (Ethernet MTU %u) carries",
+				 le32(c.qpn), 128u << asked, 128u << a.path_mtu, x->r->eth_mtu);
+	}
 	/* RESET discards outstanding work: so do requests still waiting in the rings */
 	if ((mask & ROCE_QP_STATE) && a.qp_state == ROCE_QPS_RESET)
 		qp_stale_set(x->r, le32(c.qpn));
@@ -671,6 +731,7 @@ destroy_qp(struct cmd_ctx *x)
 		return refuse(x, "DESTROY_QP: no QP %u", le32(c.handle));
 	roce_qp_destroy(qp);
 	qp_stale_set(x->r, le32(c.handle));
+	mtu_said_clear(x->r, le32(c.handle));
 	return 0;
 }
 
@@ -686,7 +747,7 @@ create_ah(struct cmd_ctx *x)
 	pd = pd_of(x, le32(c.pdn));
 	if (pd == NULL)
 		return refuse(x, "CREATE_AH: no PD %u", le32(c.pdn));
-	ah_from(&a, &c.ah_attr);
+	ah_from(&a, &c.ah_attr, x->r->vlan_id);
 	ah = roce_ah_create(pd, &a);
 	if (ah == NULL)
 		return refuse_roce(x, "CREATE_AH");
@@ -833,6 +894,7 @@ vrdma_cmd_exec(struct vrdma_rdma *r, const uint8_t *in, uint32_t inlen, uint8_t 
 	if (outcap == 0)
 		return 0;
 	r->why[0] = '\0';
+	r->note[0] = '\0';
 	if (inlen < sizeof(struct vrdma_ctrl_hdr)) {
 		refuse(&x, "control buffer of %u bytes has no command", inlen);
 		goto done;

@@ -43,6 +43,7 @@ struct vrdma_rdma_conf {
 	struct rte_mempool *pool;
 	roce_xlate_fn xlate;       /* guest-physical to host */
 	void *xlate_ctx;
+	uint16_t vlan_id;          /* VID of the RoCE frames, or ROCE_VLAN_NONE */
 };
 
 struct vrdma_rdma {
@@ -61,6 +62,12 @@ struct vrdma_rdma {
 	uint32_t *cq_owed;
 	/* QPs reset or destroyed by the last command: their rings' requests are stale */
 	uint64_t qp_stale[VRDMA_QP_STALE_WORDS];
+	uint16_t vlan_id;            /* VID every AV gets (ROCE_VLAN_NONE: untagged) */
+	uint16_t eth_mtu;            /* the Ethernet MTU lib/roce's device has now */
+	uint64_t path_mtu_clamped;   /* MODIFY_QPs whose path MTU was clamped */
+	/* QPs whose clamp was already said (once per QP, until it is destroyed) */
+	uint64_t mtu_said[VRDMA_QP_STALE_WORDS];
+	char note[160];              /* a command's remark for the log ("" when none) */
 	char why[160];               /* the last refusal, for logs */
 };
 
@@ -77,6 +84,13 @@ void vrdma_rdma_destroy(struct vrdma_rdma *r);
  */
 uint32_t vrdma_cmd_exec(struct vrdma_rdma *r, const uint8_t *in, uint32_t inlen, uint8_t *out,
 			uint32_t outcap);
+
+/*
+ * The Ethernet MTU RoCE may use now (the wire's changed): bounds the path
+ * MTU of later MODIFY_QPs (clamped) and QPs created later. @return 0 or
+ * -EINVAL (below 336).
+ */
+int vrdma_rdma_mtu_set(struct vrdma_rdma *r, uint16_t eth_mtu);
 
 /* Translate every user MR again (guest memory changed). @return MRs dropped. */
 unsigned int vrdma_rdma_remap(struct vrdma_rdma *r);

@@ -25,6 +25,7 @@
 #include <rte_log.h>
 #include <rte_vhost.h>
 
+#include "roce_wire.h"
 #include "vrdma_internal.h"
 
 RTE_LOG_REGISTER_DEFAULT(vrdma_logtype, NOTICE);
@@ -43,6 +44,7 @@ vrdma_conf_init(struct vrdma_conf *conf, const char *path)
 	conf->max_qps = 16;
 	conf->max_cqs = 16;
 	conf->mtu = 1500;
+	conf->vlan_id = VRDMA_VLAN_NONE;
 	/* locally administered, unicast */
 	conf->mac = (struct rte_ether_addr){ { 0x02, 0x56, 0x52, 0x44, 0x4d, 0x41 } };
 }
@@ -97,6 +99,11 @@ vrdma_conf_check(const struct vrdma_conf *conf, char *err, size_t errlen)
 	if (conf->mtu < VRDMA_MIN_MTU) {
 		snprintf(err, errlen, "MTU %u: RoCE needs %u (a 256-byte payload and 80 of headers)",
 			 conf->mtu, VRDMA_MIN_MTU);
+		return -EINVAL;
+	}
+	if (conf->vlan_id > 4094 && conf->vlan_id != VRDMA_VLAN_NONE) {
+		snprintf(err, errlen, "VLAN %u: a VID is 0..4094 (4095 is reserved)",
+			 conf->vlan_id);
 		return -EINVAL;
 	}
 	if (conf->roce_rx == NULL || conf->roce_tx == NULL || conf->pool == NULL) {
@@ -295,6 +302,36 @@ vrdma_dev_destroy(struct vrdma_dev *dev)
 	free(dev);
 }
 
+uint16_t
+vrdma_dev_roce_mtu(struct vrdma_dev *d)
+{
+	uint16_t wire = __atomic_load_n(&d->wire_mtu, __ATOMIC_RELAXED);
+	uint16_t mtu = d->conf.mtu;
+
+	if (wire != 0 && wire < mtu)
+		mtu = RTE_MAX(wire, (uint16_t)VRDMA_MIN_MTU);
+	return mtu;
+}
+
+/* The largest IB MTU code whose payload and 80 bytes of headers fit @p eth_mtu (as lib/roce). */
+static uint8_t
+path_mtu_code(uint16_t eth_mtu)
+{
+	uint8_t code = ROCE_MTU_4096;
+
+	while (code > ROCE_MTU_256 && (128u << code) + ROCE_MTU_OVERHEAD > eth_mtu)
+		code--;
+	return code;
+}
+
+int
+vrdma_dev_wire_mtu_set(struct vrdma_dev *dev, uint16_t wire_mtu)
+{
+	/* the poller compares it with what its lib/roce device has, at each poll */
+	__atomic_store_n(&dev->wire_mtu, wire_mtu, __ATOMIC_RELAXED);
+	return path_mtu_code(vrdma_dev_roce_mtu(dev));
+}
+
 uint64_t
 vrdma_dev_features(const struct vrdma_dev *dev)
 {
@@ -334,4 +371,6 @@ vrdma_dev_info_get(struct vrdma_dev *dev, struct vrdma_dev_info *info)
 	info->net_tx_bytes = __atomic_load_n(&dev->net.st.tx_bytes, __ATOMIC_RELAXED);
 	info->net_tx_refused = __atomic_load_n(&dev->net.st.tx_refused, __ATOMIC_RELAXED);
 	info->net_tx_dropped = __atomic_load_n(&dev->net.st.tx_dropped, __ATOMIC_RELAXED);
+	info->path_mtu_clamped = __atomic_load_n(&dev->path_mtu_clamped, __ATOMIC_RELAXED);
+	info->path_mtu = path_mtu_code(vrdma_dev_roce_mtu(dev));
 }

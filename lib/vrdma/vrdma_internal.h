@@ -59,6 +59,8 @@ struct vrdma_dev {
 	struct vrdma_vq_stats vqst;
 	uint64_t ctrl_ok, ctrl_refused, ctrl_bad_chain, rdma_resets, mrs_lost;
 	uint64_t rx_unserved;         /* wire frames dropped: no guest queue to take them */
+	uint64_t path_mtu_clamped;    /* MODIFY_QP path MTUs clamped to the ceiling */
+	uint16_t wire_mtu;            /* the wire's MTU (atomic; 0: not told) */
 	struct roce_dev_stats engine_past; /* counters of the engines destroyed so far */
 	uint64_t resume[VRDMA_MAX_RINGS / 64]; /* rings to restart after SET_MEM_TABLE */
 	bool calling;                 /* the poller is notifying the guest (outside the lock) */
@@ -75,6 +77,9 @@ struct vrdma_dev {
  * vrdma_dev_destroy() waits for them (rte_vhost_driver_unregister()).
  */
 struct vrdma_dev *vrdma_dev_of_vid(int vid);
+
+/* The Ethernet MTU RoCE may use: conf.mtu bounded by the wire's, 336 at least. */
+uint16_t vrdma_dev_roce_mtu(struct vrdma_dev *d);
 
 /* ---------------- vrdma_vhost.c ---------------- */
 

@@ -61,7 +61,7 @@ vrdma_dev_rdma_reset(struct vrdma_dev *d, bool connected)
 	struct vrdma_rdma_conf rc = {
 		.name = d->path,
 		.mac = d->conf.mac,
-		.mtu = d->conf.mtu,
+		.mtu = vrdma_dev_roce_mtu(d),
 		.max_qps = d->conf.max_qps,
 		.max_cqs = d->conf.max_cqs,
 		.rx_ring = d->conf.roce_rx,
@@ -71,6 +71,7 @@ vrdma_dev_rdma_reset(struct vrdma_dev *d, bool connected)
 		.pool = d->conf.pool,
 		.xlate = gpa_xlate,
 		.xlate_ctx = d,
+		.vlan_id = d->conf.vlan_id,
 	};
 	char err[ROCE_ERR_LEN];
 
@@ -124,6 +125,7 @@ static uint32_t
 ctrl_answer(struct vrdma_dev *d, const struct vrdma_chain *ch, uint64_t *call)
 {
 	uint8_t out[1 + sizeof(struct vrdma_ack_query_device)];
+	uint64_t clamped;
 	uint32_t n;
 
 	if (ch->rlen < sizeof(struct vrdma_ctrl_hdr) || !d->roce ||
@@ -133,8 +135,15 @@ ctrl_answer(struct vrdma_dev *d, const struct vrdma_chain *ch, uint64_t *call)
 		out[0] = VRDMA_NET_ERR;
 		return vrdma_chain_write(ch, out, 1);
 	}
+	clamped = d->rdma->path_mtu_clamped;
 	n = vrdma_cmd_exec(d->rdma, d->ctrl_buf, ch->rlen, out, RTE_MIN(ch->wlen, sizeof(out)));
 	discard_stale(d, call);
+	if (d->rdma->path_mtu_clamped != clamped)
+		__atomic_store_n(&d->path_mtu_clamped,
+				 d->path_mtu_clamped + d->rdma->path_mtu_clamped - clamped,
+				 __ATOMIC_RELAXED);
+	if (d->rdma->note[0] != '\0')
+		VRDMA_LOG(NOTICE, "%s: %s", d->path, d->rdma->note);
 	if (n == 0) {
 		d->ctrl_bad_chain++;
 		return 0;
@@ -212,6 +221,11 @@ vrdma_dev_poll(struct vrdma_dev *d)
 	if (d->mem != NULL) {
 		work += vrdma_net_poll(&d->net, d->vq, d->mem, &d->vqst, call);
 		if (d->rdma != NULL) {
+			uint16_t mtu = vrdma_dev_roce_mtu(d);
+
+			/* the wire's MTU changed since: commands from now on see it */
+			if (mtu != d->rdma->eth_mtu && vrdma_rdma_mtu_set(d->rdma, mtu) != 0)
+				VRDMA_LOG(ERR, "%s: MTU %u refused by lib/roce", d->path, mtu);
 			/* the RDMA state and memory view change only under this lock */
 			d->wq.r = d->rdma;
 			d->wq.vq = d->vq;

@@ -122,7 +122,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vrdma_rdma_conf c = {
 		.name = "fz", .mac = { { 2, 0, 0, 0, 0, 1 } }, .mtu = 1500,
 		.max_qps = MAX_QPS, .max_cqs = MAX_CQS, .rx_ring = rx, .tx_ring = tx, .pool = pool,
-		.xlate = xlate,
+		.xlate = xlate, .vlan_id = ROCE_VLAN_NONE,
 	};
 	static struct snap before, after;
 	char err[ROCE_ERR_LEN];

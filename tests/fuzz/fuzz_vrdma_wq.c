@@ -195,7 +195,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vrdma_rdma_conf c = {
 		.name = "fz", .mac = { { 2, 0, 0, 0, 0, 1 } }, .mtu = 1500,
 		.max_qps = MAX_QPS, .max_cqs = MAX_CQS, .rx_ring = rx, .tx_ring = tx, .pool = pool,
-		.xlate = xlate,
+		.xlate = xlate, .vlan_id = ROCE_VLAN_NONE,
 	};
 	/* rings: CQ 0 at 3; QP n's SQ at 3 + 1 CQ + 2n: RC (2) 8 and 9, UD (3) 10 and 11 */
 	static const uint16_t ring_idx[NRINGS] = { 8, 9, 10, 11, 3 };

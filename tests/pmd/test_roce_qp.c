@@ -453,6 +453,53 @@ test_sqd_holds_new_messages_until_rts(void **state)
 	destroy_pair();
 }
 
+/*
+ * roce_dev_mtu_set(): the wire's MTU shrinks to 1500 under a device of 4200;
+ * later modifies are bounded by 1024, new QPs start there, existing QPs keep
+ * theirs; an MTU RoCE cannot use is refused and changes nothing; back to 4200.
+ */
+static void
+test_mtu_set_bounds_later_modifies_and_new_qps(void **state)
+{
+	struct roce_qp *rc = qp_in(ROCE_QPT_RC, ROCE_QPS_INIT);
+	struct roce_qp *ud = qp_in(ROCE_QPT_UD, ROCE_QPS_RESET);
+	struct roce_qp_init_attr ia;
+	struct roce_qp_attr at;
+	struct roce_qp *fresh;
+	const uint32_t rtr = ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN |
+			     ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER;
+
+	(void)state;
+	assert_int_equal(roce_dev_active_mtu(A->dev), ROCE_MTU_4096);
+	assert_int_equal(roce_dev_mtu_set(A->dev, 335), -EINVAL);
+	assert_int_equal(roce_dev_active_mtu(A->dev), ROCE_MTU_4096);
+	assert_int_equal(roce_dev_mtu_set(A->dev, 1500), 0);
+	assert_int_equal(roce_dev_active_mtu(A->dev), ROCE_MTU_1024);
+	roce_qp_query(ud, &at, &ia);
+	assert_int_equal(at.path_mtu, ROCE_MTU_4096);
+	memset(&at, 0, sizeof(at));
+	at.qp_state = ROCE_QPS_RTR;
+	at.path_mtu = ROCE_MTU_2048;
+	at.dest_qp_num = 99;
+	at.ah_attr.sgid_index = 1;
+	at.ah_attr.vlan_id = ROCE_VLAN_NONE;
+	memcpy(at.ah_attr.dgid, B->gid, ROCE_GID_LEN);
+	assert_int_equal(roce_qp_modify(rc, &at, rtr), -EINVAL);
+	assert_non_null(strstr(roce_dev_last_error(A->dev), "path_mtu 4 is not in 1..3"));
+	assert_int_equal(roce_qp_cur_state(rc), ROCE_QPS_INIT);
+	at.path_mtu = ROCE_MTU_1024;
+	assert_int_equal(roce_qp_modify(rc, &at, rtr), 0);
+	fresh = rt_qp(A, ROCE_QPT_UD, 8);
+	assert_non_null(fresh);
+	roce_qp_query(fresh, &at, &ia);
+	assert_int_equal(at.path_mtu, ROCE_MTU_1024);
+	assert_int_equal(roce_dev_mtu_set(A->dev, 4200), 0);
+	assert_int_equal(roce_dev_active_mtu(A->dev), ROCE_MTU_4096);
+	roce_qp_destroy(fresh);
+	roce_qp_destroy(ud);
+	roce_qp_destroy(rc);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -467,6 +514,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_entering_err_flushes_every_outstanding_wr),
 		cmocka_unit_test(test_cq_overflow_moves_its_qps_to_err),
 		cmocka_unit_test(test_sqd_holds_new_messages_until_rts),
+		cmocka_unit_test(test_mtu_set_bounds_later_modifies_and_new_qps),
 	};
 	int fails;
 

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "roce.h"
 #include "roce_wire.h"
 #include "roce_wire_util.h"
 #include "test_eal.h"
@@ -401,6 +402,79 @@ test_build_headers_write_every_byte_they_cover(void **state)
 	assert_true(built >= 4 * 20);
 }
 
+/* A device with GID 10.0.0.2 at index 1 (craft()'s destination), VLAN filter as given. */
+static struct roce_dev *
+vlan_dev(const char *tag, bool filter, uint16_t vid, struct rte_ring **rx, struct rte_ring **tx)
+{
+	struct roce_dev_conf c = { .mac = { 2, 0, 0, 0, 0, 2 }, .pool = test_pool,
+				   .socket_id = SOCKET_ID_ANY, .vlan_filter = filter,
+				   .vlan_id = vid };
+	uint8_t gid[ROCE_GID_LEN] = { [10] = 0xff, [11] = 0xff, [12] = 10, [15] = 2 };
+	char name[RTE_RING_NAMESIZE], err[ROCE_ERR_LEN];
+	struct roce_dev *d;
+
+	snprintf(name, sizeof(name), "vl_rx_%s", tag);
+	*rx = c.rx_ring = rte_ring_create(name, 64, SOCKET_ID_ANY, 0);
+	snprintf(name, sizeof(name), "vl_tx_%s", tag);
+	*tx = c.tx_ring = rte_ring_create(name, 64, SOCKET_ID_ANY, 0);
+	assert_non_null(c.rx_ring);
+	assert_non_null(c.tx_ring);
+	d = roce_dev_create(&c, err, sizeof(err));
+	if (d == NULL)
+		fail_msg("roce_dev_create: %s", err);
+	assert_int_equal(roce_gid_set(d, 1, gid), 0);
+	return d;
+}
+
+/*
+ * The receive VLAN filter (roce_dev_conf.vlan_filter, VID 7): a UD SEND to
+ * the device's GID is taken untagged, priority-tagged (VID 0) and on VID 7
+ * (it then fails as the unknown QPN it names: the filter let it through),
+ * and dropped on VID 9 (rx_bad_vlan); without the filter VID 9 is taken; a
+ * VID of 4095 is refused at creation.
+ */
+static void
+test_vlan_filter_takes_vid_0_and_its_own(void **state)
+{
+	static const uint16_t tci[4] = { 0, 0xa000, 0xa007, 0xa009 };
+	static uint8_t b[FRAME_MAX];
+	struct roce_dev_conf bad = { .mac = { 2, 0, 0, 0, 0, 2 }, .pool = test_pool,
+				     .vlan_filter = true, .vlan_id = 4095 };
+	struct roce_dev_stats st;
+	struct rte_ring *rx[2], *tx[2];
+	struct roce_dev *d[2];
+	char err[ROCE_ERR_LEN];
+	unsigned int k, i;
+
+	(void)state;
+	d[0] = vlan_dev("f", true, 7, &rx[0], &tx[0]);
+	d[1] = vlan_dev("n", false, 0, &rx[1], &tx[1]);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < RTE_DIM(tci); i++) {
+			struct spec sp = { .opcode = 0x64, .vlan = tci[i], .ext = 8, .pay = 8 };
+			struct wu_lay l;
+			uint32_t len = craft(b, &sp, &l);
+			struct rte_mbuf *m = wu_xchain(test_pool, b, len, NULL, 0);
+
+			assert_non_null(m);
+			/* consumed: counted, never handed back */
+			assert_int_equal(roce_dev_rx_burst(d[k], &m, 1), 0);
+		}
+		roce_dev_stats_get(d[k], &st);
+		assert_int_equal(st.rx_bad_vlan, k == 0 ? 1 : 0);
+		assert_int_equal(st.rx_unknown_qpn, k == 0 ? 3 : 4);
+		assert_int_equal(st.rx_bad_icrc, 0);
+		roce_dev_destroy(d[k]);
+		rte_ring_free(rx[k]);
+		rte_ring_free(tx[k]);
+	}
+	bad.rx_ring = bad.tx_ring = rte_ring_create("vl_bad", 64, SOCKET_ID_ANY, 0);
+	assert_non_null(bad.rx_ring);
+	assert_null(roce_dev_create(&bad, err, sizeof(err)));
+	assert_non_null(strstr(err, "vlan_id 4095"));
+	rte_ring_free(bad.rx_ring);
+}
+
 /* The crafted-frame group (EAL and test_pool are the caller's). */
 int
 roce_wire_crafted_run(void)
@@ -410,6 +484,7 @@ roce_wire_crafted_run(void)
 		cmocka_unit_test(test_parse_refuses_each_crafted_fault_with_its_reason),
 		cmocka_unit_test(test_parse_of_every_truncation_is_not_roce_or_truncated),
 		cmocka_unit_test(test_build_headers_write_every_byte_they_cover),
+		cmocka_unit_test(test_vlan_filter_takes_vid_0_and_its_own),
 	};
 
 	return cmocka_run_group_tests_name("roce_wire_crafted", crafted, NULL, NULL);

@@ -302,6 +302,153 @@ test_every_command_answers_with_its_ack_data(void **state)
 	guest_down(&g);
 }
 
+/* INIT -> RTR of RC QP @p qpn asking for path MTU code @p mtu. @return the ack byte. */
+static uint8_t
+to_rtr(struct guest *g, uint32_t qpn, uint8_t mtu, const uint8_t *dgid)
+{
+	struct vrdma_cmd_modify_qp m = {
+		.qpn = rte_cpu_to_le_32(qpn),
+		.attr_mask = rte_cpu_to_le_32(VRDMA_QP_ATTR_STATE | VRDMA_QP_ATTR_AV |
+					      VRDMA_QP_ATTR_PATH_MTU | VRDMA_QP_ATTR_RQ_PSN |
+					      VRDMA_QP_ATTR_MAX_DEST_RD_ATOMIC |
+					      VRDMA_QP_ATTR_MIN_RNR_TIMER | VRDMA_QP_ATTR_DEST_QPN),
+		.qp_state = VRDMA_QPS_RTR,
+		.path_mtu = mtu,
+		.max_dest_rd_atomic = 1,
+		.min_rnr_timer = 1,
+		.a.dest_qp_num = rte_cpu_to_le_32(5),
+		.a.rq_psn = rte_cpu_to_le_32(1),
+	};
+
+	memcpy(m.a.ah_attr.grh.dgid, dgid, 16);
+	m.a.ah_attr.dmac[0] = 2;
+	return send_cmd(g, VRDMA_CMD_MODIFY_QP, &m, sizeof(m));
+}
+
+/* QUERY_QP's path MTU code. */
+static uint8_t
+qp_path_mtu(struct guest *g, uint32_t qpn)
+{
+	struct vrdma_cmd_query_qp qq = { .qpn = rte_cpu_to_le_32(qpn) };
+	struct vrdma_ack_query_qp qa;
+
+	assert_int_equal(send_cmd(g, VRDMA_CMD_QUERY_QP, &qq, sizeof(qq)), VRDMA_NET_OK);
+	memcpy(&qa, g->in + 1, sizeof(qa));
+	return qa.path_mtu;
+}
+
+/* A new RC QP in INIT. */
+static uint32_t
+rc_qp_init(struct guest *g, uint32_t pdn, uint32_t cqn)
+{
+	struct vrdma_cmd_create_qp qp = qp_cmd(pdn, VRDMA_QPT_RC, cqn);
+	struct vrdma_cmd_modify_qp mq;
+	uint32_t qpn = create(g, VRDMA_CMD_CREATE_QP, &qp, sizeof(qp));
+
+	mq = to_init(qpn);
+	assert_int_equal(send_cmd(g, VRDMA_CMD_MODIFY_QP, &mq, sizeof(mq)), VRDMA_NET_OK);
+	return qpn;
+}
+
+/*
+ * The wire's MTU bounds the path MTU (vrdma_dev_wire_mtu_set): with a
+ * virtio-net MTU of 4200 (4096) on a wire of 1500 the ceiling is 1024; a
+ * MODIFY_QP asking for more is clamped, counted and answered OK, QUERY_QP
+ * reports the value in use, a new QP starts at the ceiling; a smaller path
+ * MTU is kept; the wire growing back lifts the ceiling up to the device's
+ * own; a code that is no IB MTU is still refused.
+ */
+static void
+test_path_mtu_is_clamped_to_the_wire(void **state)
+{
+	struct vrdma_cmd_create_cq cq = { .cqe = rte_cpu_to_le_32(16) };
+	struct vrdma_cmd_add_gid gid = { .index = 0,
+		.gid = { [10] = 0xff, [11] = 0xff, [12] = 10, [15] = 1 } };
+	struct vrdma_cmd_modify_qp mq;
+	struct vrdma_dev_info info;
+	uint8_t dgid[16];
+	uint32_t pdn, cqn, q1, q2, q3, q4;
+	char *logbuf = NULL;
+	size_t loglen = 0;
+	FILE *log, *old = rte_log_get_stream();
+	struct guest g;
+
+	(void)state;
+	/* the device's log, to count what it says */
+	log = open_memstream(&logbuf, &loglen);
+	assert_non_null(log);
+	rte_openlog_stream(log);
+	conf_for(&g.conf, g.path, sizeof(g.path), "mtu.sock");
+	g.conf.mtu = 4200;
+	g.dev = attach(&g.conf, &g.c, &info);
+	guest_setup(&g, true);
+	memcpy(dgid, gid.gid, 16);
+	dgid[15] = 2;
+	vrdma_dev_info_get(g.dev, &info);
+	assert_int_equal(info.path_mtu, VRDMA_MTU_4096);
+	assert_int_equal(send_cmd(&g, VRDMA_CMD_ADD_GID, &gid, sizeof(gid)), VRDMA_NET_OK);
+	pdn = create(&g, VRDMA_CMD_CREATE_PD, NULL, 0);
+	cqn = create(&g, VRDMA_CMD_CREATE_CQ, &cq, sizeof(cq));
+	q1 = rc_qp_init(&g, pdn, cqn);
+	assert_int_equal(qp_path_mtu(&g, q1), VRDMA_MTU_4096);
+
+	assert_int_equal(vrdma_dev_wire_mtu_set(g.dev, 1500), VRDMA_MTU_1024);
+	vrdma_dev_info_get(g.dev, &info);
+	assert_int_equal(info.path_mtu, VRDMA_MTU_1024);
+	assert_int_equal(to_rtr(&g, q1, VRDMA_MTU_4096, dgid), VRDMA_NET_OK);
+	assert_int_equal(qp_path_mtu(&g, q1), VRDMA_MTU_1024);
+	vrdma_dev_info_get(g.dev, &info);
+	assert_int_equal(info.path_mtu_clamped, 1);
+	/* a QP created now starts at the ceiling; 512 is below it and kept */
+	q2 = rc_qp_init(&g, pdn, cqn);
+	assert_int_equal(qp_path_mtu(&g, q2), VRDMA_MTU_1024);
+	assert_int_equal(to_rtr(&g, q2, VRDMA_MTU_512, dgid), VRDMA_NET_OK);
+	assert_int_equal(qp_path_mtu(&g, q2), VRDMA_MTU_512);
+	/* 2048 clamped too; 7 is no IB MTU: refused, as before */
+	q3 = rc_qp_init(&g, pdn, cqn);
+	assert_int_equal(to_rtr(&g, q3, 7, dgid), VRDMA_NET_ERR);
+	assert_int_equal(to_rtr(&g, q3, VRDMA_MTU_2048, dgid), VRDMA_NET_OK);
+	assert_int_equal(qp_path_mtu(&g, q3), VRDMA_MTU_1024);
+	vrdma_dev_info_get(g.dev, &info);
+	assert_int_equal(info.path_mtu_clamped, 2);
+	/* the same QP clamped again (RESET, INIT, RTR): counted, not said again */
+	memset(&mq, 0, sizeof(mq));
+	mq.qpn = rte_cpu_to_le_32(q1);
+	mq.attr_mask = rte_cpu_to_le_32(VRDMA_QP_ATTR_STATE);
+	mq.qp_state = VRDMA_QPS_RESET;
+	assert_int_equal(send_cmd(&g, VRDMA_CMD_MODIFY_QP, &mq, sizeof(mq)), VRDMA_NET_OK);
+	mq = to_init(q1);
+	assert_int_equal(send_cmd(&g, VRDMA_CMD_MODIFY_QP, &mq, sizeof(mq)), VRDMA_NET_OK);
+	assert_int_equal(to_rtr(&g, q1, VRDMA_MTU_4096, dgid), VRDMA_NET_OK);
+	vrdma_dev_info_get(g.dev, &info);
+	assert_int_equal(info.path_mtu_clamped, 3);
+	fflush(log);
+	{
+		unsigned int said = 0;
+		const char *p;
+
+		for (p = logbuf; (p = strstr(p, "clamped to 1024")) != NULL; p++)
+			said++;
+		assert_int_equal(said, 2);
+		assert_non_null(strstr(logbuf, "path MTU 4096 clamped to 1024"));
+		assert_non_null(strstr(logbuf, "path MTU 2048 clamped to 1024"));
+	}
+	rte_openlog_stream(old);
+	fclose(log);
+	free(logbuf);
+	/* the wire grows past the virtio-net MTU: the device's own 4096 is the ceiling */
+	assert_int_equal(vrdma_dev_wire_mtu_set(g.dev, 9000), VRDMA_MTU_4096);
+	q4 = rc_qp_init(&g, pdn, cqn);
+	assert_int_equal(to_rtr(&g, q4, VRDMA_MTU_4096, dgid), VRDMA_NET_OK);
+	assert_int_equal(qp_path_mtu(&g, q4), VRDMA_MTU_4096);
+	/* a wire below what RoCE needs leaves the smallest IB MTU */
+	assert_int_equal(vrdma_dev_wire_mtu_set(g.dev, 200), VRDMA_MTU_256);
+	vrdma_dev_info_get(g.dev, &info);
+	assert_int_equal(info.path_mtu_clamped, 3);
+	assert_int_equal(info.path_mtu, VRDMA_MTU_256);
+	guest_down(&g);
+}
+
 /* Refused commands get VIRTIO_NET_ERR and leave every object as it was. */
 static void
 test_invalid_commands_are_refused_without_change(void **state)
@@ -690,6 +837,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_status_reset_drops_rings_and_objects),
 		cmocka_unit_test(test_failed_memory_table_leaves_the_device_idle_until_the_next),
 		cmocka_unit_test(test_disconnect_destroys_every_object),
+		cmocka_unit_test(test_path_mtu_is_clamped_to_the_wire),
 	};
 
 	test_case_filter(argc, argv);

@@ -37,6 +37,23 @@ struct node {
 
 static struct node na, nb;
 static struct rte_ring *a2b, *b2a;
+/* the VID of both devices' RoCE frames (setup_vlan()) */
+static uint16_t node_vlan = VRDMA_VLAN_NONE;
+/* optional: sees (and may change) every frame from A to B before B polls */
+static void (*a2b_tap)(struct rte_mbuf *m);
+
+/* Show every frame on a2b to the tap, keeping their order. */
+static void
+a2b_look(void)
+{
+	struct rte_mbuf *m[64];
+	unsigned int n, i;
+
+	n = rte_ring_dequeue_burst(a2b, (void **)m, RTE_DIM(m), NULL);
+	for (i = 0; i < n; i++)
+		a2b_tap(m[i]);
+	assert_int_equal(rte_ring_enqueue_bulk(a2b, (void **)m, n, NULL), n);
+}
 
 static void
 poll_both(void *arg)
@@ -44,6 +61,8 @@ poll_both(void *arg)
 	(void)arg;
 	if (na.dev != NULL)
 		vrdma_dev_poll(na.dev);
+	if (a2b_tap != NULL)
+		a2b_look();
 	if (nb.dev != NULL)
 		vrdma_dev_poll(nb.dev);
 }
@@ -63,6 +82,7 @@ node_up(struct node *n, const char *name, uint8_t last, struct rte_ring *rx, str
 	n->conf.roce_rx = rx;
 	n->conf.roce_tx = tx;
 	n->conf.mac.addr_bytes[5] = last;
+	n->conf.vlan_id = node_vlan;
 	memcpy(n->mac, n->conf.mac.addr_bytes, 6);
 	n->dev = vrdma_dev_create(&n->conf);
 	assert_non_null(n->dev);
@@ -112,10 +132,20 @@ setup(void **state)
 	return 0;
 }
 
+/* Both devices' RoCE frames on VLAN 7. */
+static int
+setup_vlan(void **state)
+{
+	node_vlan = 7;
+	return setup(state);
+}
+
 static int
 teardown(void **state)
 {
 	(void)state;
+	node_vlan = VRDMA_VLAN_NONE;
+	a2b_tap = NULL;
 	node_down(&na);
 	node_down(&nb);
 	rte_ring_free(a2b);
@@ -1133,6 +1163,113 @@ test_malformed_or_unauthorized_atomics_fail_into_completions(void **state)
 }
 
 /* The ABI header names completion statuses as lib/roce does (vrdma-perf prints them so). */
+/* What the VLAN test's tap saw, and the VIDs it puts on A's datagrams in turn. */
+static struct {
+	unsigned int frames, tagged, datagrams;
+	uint16_t tci[8];
+} vt;
+static const uint16_t vt_vid[3] = { 9, 0, 7 };
+
+static void
+vlan_tap(struct rte_mbuf *m)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+	vt.frames++;
+	if (p[12] != 0x81 || p[13] != 0x00)
+		return;
+	if (vt.tagged < RTE_DIM(vt.tci))
+		vt.tci[vt.tagged] = (uint16_t)(p[14] << 8 | p[15]);
+	vt.tagged++;
+	/* A's UD datagrams: another VID, a priority tag, ours */
+	if (vt.datagrams < RTE_DIM(vt_vid)) {
+		p[14] = (uint8_t)((p[14] & 0xf0) | vt_vid[vt.datagrams] >> 8);
+		p[15] = (uint8_t)vt_vid[vt.datagrams];
+		vt.datagrams++;
+	}
+}
+
+/*
+ * --vlan (vrdma_conf.vlan_id 7): the frames an AH sends are tagged with VID
+ * 7 and the PCP of the traffic class's top 3 bits (0xa0: 5); the receiving
+ * engine takes VID 7 and VID 0 (a priority tag) and drops another VID,
+ * counting it (rx_bad_vlan).
+ */
+static void
+test_roce_frames_carry_the_vlan_and_its_pcp(void **state)
+{
+	struct vrdma_cmd_create_ah ah = { .pdn = htole32(na.pdn) };
+	struct vrdma_cmd_create_qp c;
+	struct vrdma_cmd_modify_qp m;
+	struct roce_dev_stats est;
+	struct vrdma_cq_req wc[3];
+	struct vrdma_ack_handle h;
+	struct vrdma_sq_req r;
+	struct vrdma_sge s;
+	uint32_t qa, qb, ahn, i;
+	struct {
+		struct node *n;
+		uint32_t *q;
+	} both[2] = { { &na, &qa }, { &nb, &qb } };
+
+	(void)state;
+	memset(&vt, 0, sizeof(vt));
+	for (i = 0; i < 2; i++) {
+		struct node *n = both[i].n;
+
+		c = qp_cmd(n, 4, n->cqn);
+		assert_int_equal(vuf_rdma_create_qp(n->d, &c, both[i].q), 0);
+		memset(&m, 0, sizeof(m));
+		m.a.qkey = htole32(0x1111);
+		modify(n, *both[i].q, 1, 1u << 3, &m);    /* INIT: QKEY */
+		memset(&m, 0, sizeof(m));
+		modify(n, *both[i].q, 2, 0, &m);          /* RTR */
+		memset(&m, 0, sizeof(m));
+		m.a.sq_psn = htole32(7);
+		modify(n, *both[i].q, 3, 1u << 12, &m);   /* RTS: SQ_PSN */
+	}
+	memcpy(ah.ah_attr.grh.dgid, nb.gid, 16);
+	ah.ah_attr.grh.hop_limit = 64;
+	ah.ah_attr.grh.traffic_class = 0xa0;
+	memcpy(ah.ah_attr.dmac, nb.mac, 6);
+	assert_int_equal(vuf_rdma_cmd(na.d, VRDMA_CMD_CREATE_AH, &ah, sizeof(ah), &h, sizeof(h)),
+			 0);
+	ahn = le32toh(h.handle);
+	for (i = 0; i < 3; i++) {
+		s = sge(&nb, 128 * i, 40 + 64);
+		assert_int_equal(vuf_rdma_post_recv(nb.d, qb, 0xd0 + i, &s, 1), 0);
+	}
+	a2b_tap = vlan_tap;
+	for (i = 0; i < 3; i++) {
+		memset(&r, 0, sizeof(r));
+		r.wr_id = htole64(0xc0 + i);
+		r.opcode = 2;
+		r.send_flags = VRDMA_SEND_SIGNALED;
+		r.ud.remote_qpn = htole32(qb);
+		r.ud.remote_qkey = htole32(0x1111);
+		r.ud.ah = htole32(ahn);
+		r.num_sge = htole32(1);
+		s = sge(&na, 0, 64);
+		assert_int_equal(vuf_rdma_post_send(na.d, qa, &r, &s), 0);
+		wait_wc(&na, na.cqn, wc, 1);
+		assert_wc(&wc[0], 0xc0 + i, 0, 0, qa);
+	}
+	/* the datagrams of VID 0 and 7 arrive, in order; VID 9's is dropped */
+	wait_wc(&nb, nb.cqn, wc, 2);
+	assert_wc(&wc[0], 0xd0, 0, 3, qb);
+	assert_wc(&wc[1], 0xd1, 0, 3, qb);
+	a2b_tap = NULL;
+	assert_int_equal(vt.frames, 3);
+	assert_int_equal(vt.tagged, 3);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(vt.tci[i], 5u << 13 | 7);
+	assert_int_equal(vrdma_dev_engine_stats(nb.dev, &est), 0);
+	assert_int_equal(est.rx_bad_vlan, 1);
+	assert_int_equal(est.rcvd_pkts, 2);
+	assert_int_equal(vuf_rdma_destroy_qp(na.d, qa), 0);
+	assert_int_equal(vuf_rdma_destroy_qp(nb.d, qb), 0);
+}
+
 static void
 test_status_names_are_lib_roce_s(void **state)
 {
@@ -1180,6 +1317,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(
 			test_malformed_or_unauthorized_atomics_fail_into_completions, setup,
 			teardown),
+		cmocka_unit_test_setup_teardown(test_roce_frames_carry_the_vlan_and_its_pcp,
+						setup_vlan, teardown),
 		cmocka_unit_test(test_status_names_are_lib_roce_s),
 	};
 

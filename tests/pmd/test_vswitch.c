@@ -8,6 +8,7 @@
  * switch stage does with it (rings, copies, counters, no mbuf lost).
  */
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,7 +35,7 @@ static const uint8_t other_mac[6] = { 0x02, 0, 0, 0, 0, 0xaa };
 static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 static const uint8_t mcast[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 };
 
-enum kind { PLAIN, ROCE4, ROCE4_VLAN, ROCE6, UDP_OTHER };
+enum kind { PLAIN, ROCE4, ROCE4_VLAN, ROCE6, UDP_OTHER, ROCE4_VID0, ROCE6_VID100, ND6 };
 
 /* A frame to @p dst from switch port @p port: ARP-like, or UDP in IPv4/IPv6. */
 static struct rte_mbuf *
@@ -61,9 +62,11 @@ frame(const uint8_t *dst, enum kind k, uint16_t port)
 		p[13] = 0x06; /* ARP */
 		break;
 	case ROCE4_VLAN:
+	case ROCE4_VID0:
 		p[12] = 0x81;
 		p[13] = 0x00;
-		p[15] = 5;
+		p[14] = 0xa0; /* PCP 5 */
+		p[15] = k == ROCE4_VID0 ? 0 : 5;
 		l3 += 4;
 		/* fall through */
 	case ROCE4:
@@ -76,6 +79,31 @@ frame(const uint8_t *dst, enum kind k, uint16_t port)
 		p[l3 + 9] = 17;   /* UDP */
 		p[l3 + 20 + 2] = 0x12;
 		p[l3 + 20 + 3] = k == UDP_OTHER ? 0xb8 : 0xb7; /* 4792 or 4791 */
+		break;
+	case ROCE6_VID100:
+		p[12] = 0x81;
+		p[13] = 0x00;
+		p[14] = 0x60; /* PCP 3 */
+		p[15] = 100;
+		p[16] = 0x86;
+		p[17] = 0xdd;
+		l3 += 4;
+		p[l3] = 0x60;
+		p[l3 + 5] = 60;
+		p[l3 + 6] = 17;
+		p[l3 + 7] = 64;
+		p[l3 + 40 + 2] = 0x12;
+		p[l3 + 40 + 3] = 0xb7;
+		break;
+	case ND6:
+		/* an IPv6 neighbour solicitation: ICMPv6 (58) type 135 */
+		p[12] = 0x86;
+		p[13] = 0xdd;
+		p[l3] = 0x60;
+		p[l3 + 5] = 32;
+		p[l3 + 6] = 58;
+		p[l3 + 7] = 255;
+		p[l3 + 40] = 135;
 		break;
 	case ROCE6:
 		p[12] = 0x86;
@@ -113,6 +141,10 @@ test_classify_by_destination_and_kind(void **state)
 	expect(dev_mac[1], PLAIN, VSW_WIRE, VSW_TO_GUEST, 1);
 	expect(dev_mac[1], ROCE4, VSW_WIRE, VSW_TO_ROCE, 1);
 	expect(dev_mac[0], ROCE4_VLAN, VSW_WIRE, VSW_TO_ROCE, 0);
+	/* tagged RoCE (--vlan): priority-tagged or any VID to the engine, which judges the VID */
+	expect(dev_mac[0], ROCE4_VID0, VSW_WIRE, VSW_TO_ROCE, 0);
+	expect(dev_mac[1], ROCE6_VID100, VSW_WIRE, VSW_TO_ROCE, 1);
+	expect(dev_mac[1], ROCE4_VID0, VSW_DEV0 + 0, VSW_TO_ROCE, 1);
 	expect(dev_mac[0], ROCE6, VSW_WIRE, VSW_TO_ROCE, 0);
 	expect(dev_mac[0], UDP_OTHER, VSW_WIRE, VSW_TO_GUEST, 0);
 	/* device to device, both ways */
@@ -324,6 +356,237 @@ test_stations_behind_a_device_are_learned(void **state)
 	expect(mac, PLAIN, VSW_WIRE, VSW_TO_GUEST, 1);
 }
 
+/* A switch of its own for one test: @p nb devices, a station table. */
+static struct vsw *
+own_switch(const char *prefix, unsigned int nb)
+{
+	char name[32];
+	struct vsw *s = vsw_test_create(prefix, nb, 64, test_pool);
+
+	assert_non_null(s);
+	snprintf(name, sizeof(name), "%s_fdb", prefix);
+	assert_int_equal(vsw_fdb_create(s, name), 0);
+	return s;
+}
+
+/* One frame to @p dst from @p port (source @p src unless NULL) through @p s's switch stage. */
+static uint16_t
+pass_one(struct vsw *s, const uint8_t *dst, enum kind k, uint16_t port, const uint8_t *src)
+{
+	struct pipe_ctx ctx = { .lcore_id = rte_lcore_id(), .nb_workers = 1 };
+	struct rte_mbuf *m = frame(dst, k, port);
+	uint16_t out;
+
+	if (src != NULL)
+		memcpy(rte_pktmbuf_mtod_offset(m, uint8_t *, 6), src, 6);
+	out = vsw_switch(s, &m, 1, &ctx);
+	if (out == 1) {
+		assert_memory_equal(rte_pktmbuf_mtod(m, uint8_t *), dst, 6);
+		rte_pktmbuf_free(m);
+	}
+	return out;
+}
+
+/* Frames in @p r, each checked for destination @p dst and kind @p k's EtherType; freed. */
+static unsigned int
+take_all(struct rte_ring *r, const uint8_t *dst, uint16_t ethertype)
+{
+	struct rte_mbuf *m;
+	unsigned int n = 0;
+
+	while (rte_ring_dequeue(r, (void **)&m) == 0) {
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+		assert_memory_equal(p, dst, 6);
+		assert_int_equal(p[12] << 8 | p[13], ethertype);
+		rte_pktmbuf_free(m);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * ARP and IPv6 neighbour discovery over the wire: an ARP broadcast and an
+ * ND solicitation (to its solicited-node multicast group) from the wire
+ * reach every device's guest, once each, and do not go back to the wire;
+ * the same from a guest reach every other guest and the wire.
+ */
+static void
+test_arp_and_nd_reach_every_guest(void **state)
+{
+	static const uint8_t nd_mc[6] = { 0x33, 0x33, 0xff, 0x00, 0x00, 0x01 };
+	unsigned int avail = rte_mempool_avail_count(test_pool), i, nb = 3;
+	struct vsw *s = own_switch("ta", nb);
+	struct vsw_stats st;
+
+	(void)state;
+	memset(s->lcore, 0, sizeof(s->lcore));
+	assert_int_equal(pass_one(s, bcast, PLAIN, VSW_WIRE, NULL), 0);
+	for (i = 0; i < nb; i++)
+		assert_int_equal(take_all(s->devs[i].net_rx, bcast, 0x0806), 1);
+	assert_int_equal(pass_one(s, nd_mc, ND6, VSW_WIRE, NULL), 0);
+	for (i = 0; i < nb; i++)
+		assert_int_equal(take_all(s->devs[i].net_rx, nd_mc, 0x86dd), 1);
+	/* from device 1's guest: the others and the wire */
+	assert_int_equal(pass_one(s, bcast, PLAIN, VSW_DEV0 + 1, NULL), 1);
+	for (i = 0; i < nb; i++) {
+		assert_int_equal(take_all(s->devs[i].net_rx, bcast, 0x0806), i == 1 ? 0 : 1);
+		assert_int_equal(rte_ring_count(s->devs[i].roce_rx), 0);
+	}
+	assert_int_equal(pass_one(s, nd_mc, ND6, VSW_DEV0 + 1, NULL), 1);
+	for (i = 0; i < nb; i++)
+		assert_int_equal(take_all(s->devs[i].net_rx, nd_mc, 0x86dd), i == 1 ? 0 : 1);
+	vsw_stats_get(s, &st);
+	assert_int_equal(st.flooded, 4);
+	assert_int_equal(st.to_guest, 3 + 3 + 2 + 2);
+	assert_int_equal(st.to_wire, 2);
+	vsw_test_free(s);
+	assert_int_equal(rte_mempool_avail_count(test_pool), avail);
+}
+
+/* A wire port's MAC address table, as the wire ops see it. */
+static struct {
+	struct rte_ether_addr mac[8];
+	unsigned int n, cap, adds, removes;
+	int fail;            /* every add returns this when non-zero */
+} port;
+
+static int
+fake_add(uint16_t p, struct rte_ether_addr *mac)
+{
+	(void)p;
+	port.adds++;
+	if (port.fail != 0)
+		return port.fail;
+	if (port.n == port.cap)
+		return -ENOSPC;
+	port.mac[port.n++] = *mac;
+	return 0;
+}
+
+static int
+fake_remove(uint16_t p, struct rte_ether_addr *mac)
+{
+	unsigned int i;
+
+	(void)p;
+	port.removes++;
+	for (i = 0; i < port.n; i++)
+		if (rte_is_same_ether_addr(&port.mac[i], mac)) {
+			port.mac[i] = port.mac[--port.n];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static const struct vsw_wire_mac_ops fake_ops = { .add = fake_add, .remove = fake_remove };
+
+static bool
+on_port(const uint8_t *mac)
+{
+	unsigned int i;
+
+	for (i = 0; i < port.n; i++)
+		if (memcmp(port.mac[i].addr_bytes, mac, 6) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The wire port hears of the devices' MACs at start and of every station
+ * learned behind a device, only from vsw_wire_macs_sync() (the main lcore),
+ * at most the budget per call; a station moving between devices changes
+ * nothing, one moving to the wire is withdrawn; a full port table refuses
+ * (counted, asked no more until a removal), as does one without support
+ * (asked once); stop withdraws everything.
+ */
+static void
+test_stations_are_announced_on_the_wire_port(void **state)
+{
+	static const uint8_t g1[6] = { 0x52, 0x54, 0, 0, 0, 1 };
+	uint8_t g[6] = { 0x52, 0x54, 0, 0, 1, 0 };
+	struct vsw *s = own_switch("tw", 2);
+	struct vsw_stats st;
+	unsigned int i;
+
+	(void)state;
+	memset(&port, 0, sizeof(port));
+	port.cap = 4;
+	memset(s->lcore, 0, sizeof(s->lcore));
+	assert_int_equal(vsw_wire_macs_start(s, &fake_ops, "tw_wev"), 0);
+	assert_int_equal(port.n, 2);
+	assert_true(on_port(dev_mac[0]) && on_port(dev_mac[1]));
+	/* learned by the switch stage; the port hears of it from the main lcore only */
+	pass_one(s, bcast, PLAIN, VSW_DEV0 + 0, g1);
+	assert_false(on_port(g1));
+	assert_int_equal(vsw_wire_macs_sync(s, 64), 1);
+	assert_true(on_port(g1));
+	assert_int_equal(vsw_wire_macs_sync(s, 64), 0);
+	/* behind the other device: no change on the port */
+	pass_one(s, bcast, PLAIN, VSW_DEV0 + 1, g1);
+	vsw_wire_macs_sync(s, 64);
+	assert_int_equal(port.adds, 3);
+	assert_int_equal(port.removes, 0);
+	/* now a host on the wire: withdrawn */
+	pass_one(s, bcast, PLAIN, VSW_WIRE, g1);
+	assert_int_equal(vsw_wire_macs_sync(s, 64), 1);
+	assert_false(on_port(g1));
+	/* three stations, a budget of one per call; the port holds 4: the third is refused */
+	for (i = 0; i < 3; i++) {
+		g[5] = (uint8_t)i;
+		pass_one(s, bcast, PLAIN, VSW_DEV0 + 0, g);
+	}
+	assert_int_equal(vsw_wire_macs_sync(s, 1), 1);
+	assert_int_equal(port.n, 3);
+	assert_int_equal(vsw_wire_macs_sync(s, 64), 2);
+	assert_int_equal(port.n, 4);
+	vsw_stats_get(s, &st);
+	assert_int_equal(st.wire_macs, 4);
+	assert_int_equal(st.wire_mac_refused, 1);
+	/* full: a fourth station is refused without asking the port */
+	g[5] = 3;
+	pass_one(s, bcast, PLAIN, VSW_DEV0 + 1, g);
+	vsw_wire_macs_sync(s, 64);
+	assert_int_equal(port.adds, 6);
+	vsw_stats_get(s, &st);
+	assert_int_equal(st.wire_mac_refused, 2);
+	/* station 0 moves to the wire: withdrawn, and the port is asked again */
+	g[5] = 0;
+	pass_one(s, bcast, PLAIN, VSW_WIRE, g);
+	vsw_wire_macs_sync(s, 64);
+	assert_false(on_port(g));
+	g[5] = 4;
+	pass_one(s, bcast, PLAIN, VSW_DEV0 + 1, g);
+	vsw_wire_macs_sync(s, 64);
+	assert_true(on_port(g));
+	vsw_stats_get(s, &st);
+	assert_int_equal(st.wire_macs, 4);
+	/* stop: nothing left on the port */
+	vsw_wire_macs_stop(s);
+	assert_int_equal(port.n, 0);
+	vsw_stats_get(s, &st);
+	assert_int_equal(st.wire_macs, 0);
+
+	/* a port without support is asked once, then every announcement is counted refused */
+	memset(&port, 0, sizeof(port));
+	port.cap = 4;
+	port.fail = -ENOTSUP;
+	memset(s->lcore, 0, sizeof(s->lcore));
+	assert_int_equal(vsw_wire_macs_start(s, &fake_ops, "tw_wev"), 0);
+	g[5] = 9;
+	pass_one(s, bcast, PLAIN, VSW_DEV0 + 0, g);
+	vsw_wire_macs_sync(s, 64);
+	assert_int_equal(port.adds, 1);
+	vsw_stats_get(s, &st);
+	assert_int_equal(st.wire_mac_refused, 3);
+	assert_int_equal(st.wire_macs, 0);
+	vsw_wire_macs_stop(s);
+	assert_int_equal(port.removes, 0);
+	for (i = 0; i < s->nb_devs; i++)
+		take_all(s->devs[i].net_rx, bcast, 0x0806);
+	vsw_test_free(s);
+}
+
 static int
 setup(void **state)
 {
@@ -349,6 +612,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_classify_by_destination_and_kind),
 		cmocka_unit_test(test_switch_stage_delivers_copies_and_counts),
 		cmocka_unit_test(test_stations_behind_a_device_are_learned),
+		cmocka_unit_test(test_arp_and_nd_reach_every_guest),
+		cmocka_unit_test(test_stations_are_announced_on_the_wire_port),
 	};
 
 	test_case_filter(argc, argv);

@@ -41,6 +41,7 @@ bad "mtu 100" "--mtu '100': expected 336\.\." -s "$work/x.sock" --mtu 100
 bad "broadcast mac" "--mac 'ff:ff:ff:ff:ff:ff'" -s "$work/x.sock" --mac ff:ff:ff:ff:ff:ff
 bad "rings over 256" "rings|256" -s "$work/x.sock" --max-qps 120 --max-cqs 20
 bad "no worker lcore" "no worker lcore" -s "$work/x.sock"
+bad "vlan 4095" "--vlan '4095': expected 0\.\.4094" -s "$work/x.sock" --vlan 4095
 
 # --- 2. frames both ways through a virtio-user guest
 n=400
@@ -159,6 +160,13 @@ expect_eq "switch: frames for other MACs dropped and counted" "$nother" \
 	"$(sw_ctr "$work/b.log" drop_unknown)"
 expect_eq "switch: to_guest = frames for the device + broadcasts" "$want_out" \
 	"$(sw_ctr "$work/b.log" to_guest)"
+# the wire's addresses: net_memif takes no extra MAC (-ENOTSUP): the device's
+# MAC is refused and counted, said once; its MTU (1500) bounds RoCE to 1024
+expect_eq "wire: memif refuses the device's MAC, counted once, announced none" "1 0" \
+	"$(sw_ctr "$work/b.log" wire_mac_refused) $(sw_ctr "$work/b.log" wire_macs)"
+expect_eq "wire: the refusal is said once" 1 "$(grep -c 'takes no extra MAC address' "$work/b.log")"
+expect_eq "wire: its MTU bounds the RoCE path MTU" 1 \
+	"$(grep -c "^wire: port 0's MTU is 1500: RoCE path MTU at most 1024$" "$work/b.log")"
 expect_eq "switch: nothing lost to a full ring or a missing mbuf" "0 0" \
 	"$(sw_ctr "$work/b.log" drop_ring_full) $(sw_ctr "$work/b.log" drop_no_mbuf)"
 dev=$(grep '^device 0 (' "$work/b.log" | tail -1)

@@ -14,6 +14,10 @@
 #     the wire;
 #  2. two backends, one device each, joined by a net_memif wire: RC SEND,
 #     READ, FETCH_AND_ADD and UD SEND cross a real ethdev;
+#  2b. the same on VLAN 7 (--vlan) with --mtu 4200 over the memif wire,
+#     whose MTU is 1500: vrdma-perf asks for path MTU 4096 (from the
+#     devices' MTU), each backend clamps it to 1024 and says so; RC SEND of
+#     10000 B and UD SEND cross tagged and arrive at the engines;
 #  3. two backends whose wires lead nowhere: an RC run whose peer never
 #     answers fails with RETRY_EXC_ERR named (--qp-timeout, --retry-cnt),
 #     and never does with no ACK timeout (--qp-timeout 0);
@@ -132,6 +136,43 @@ $(grep '^switch' "$work/wb.log" | tail -1)"
 fi
 expect_eq "wire frames all went to the device's engine" \
 	"$(sw_ctr "$work/wb.log" wire_rx)" "$(sw_ctr "$work/wb.log" to_roce)"
+
+# --- 2b. VLAN 7 and a virtio-net MTU (4200) above the wire's (memif: 1500)
+backend va --vdev "net_memif0,role=server,socket=$work/vwire.sock" -- -s "$work/va.sock" \
+	--mtu 4200 --vlan 7
+backend vb --vdev "net_memif0,role=client,socket=$work/vwire.sock" -- -s "$work/vb.sock" \
+	--mac 02:56:52:44:4d:10 --mtu 4200 --vlan 7
+vab=(-a "$work/va.sock" -b "$work/vb.sock")
+perf_run "VLAN 7, MTU 4200 over a 1500 wire: RC SEND 10000 B x 1000" "${vab[@]}" \
+	--mode send_bw --size 10000 --iters 1000
+perf_run "VLAN 7, MTU 4200 over a 1500 wire: UD SEND 512 B x 1000" "${vab[@]}" \
+	--mode ud_send_bw --size 512 --iters 1000
+stop "$pid_va" 30
+rc_a=$?
+stop "$pid_vb" 30
+rc_b=$?
+expect_eq "both VLAN backends exit 0 on SIGINT" "0 0" "$rc_a $rc_b"
+for b in va vb; do
+	log=$work/$b.log
+	if grep -q "^wire: port 0's MTU 1500 is below --mtu 4200: the RoCE path MTU is at most 1024" \
+		"$log"; then
+		pass "backend $b says at start that the wire's MTU bounds RoCE to 1024"
+	else
+		fail "backend $b says at start that the wire's MTU bounds RoCE to 1024" \
+			"$(grep '^wire' "$log")"
+	fi
+	expect_eq "backend $b: the RC QP's path MTU 4096 clamped once, said once" "1 1" \
+		"$(dev_ctr "$log" 0 path_mtu_clamped) $(grep -c 'path MTU 4096 clamped to 1024' "$log")"
+	expect_eq "backend $b: every wire frame to the engine, none of another VID" \
+		"$(sw_ctr "$log" wire_rx) 0" \
+		"$(sw_ctr "$log" to_roce) $(grep '^device 0 engine:' "$log" | tail -1 |
+		grep -o ' rx_bad_vlan=[0-9]*' | cut -d= -f2 | grep . || echo 0)"
+	if grep -Eq '^mbufs: ([0-9]+) of \1 in the pool$' "$log"; then
+		pass "backend $b: every mbuf back in the pool"
+	else
+		fail "backend $b: every mbuf back in the pool" "$(tail -5 "$log")"
+	fi
+done
 
 # --- 3. a peer that never answers: each backend's wire leads nowhere
 backend na --vdev net_null0,no-rx=1 -- -s "$work/na.sock"
