@@ -26,7 +26,9 @@
 #  4. the fabric changes under a running RC WRITE stream: node B's vport
 #     moves to another vesw (the QP retries, then fails with RETRY_EXC_ERR);
 #     moves there and back before the retry limit (it recovers, every
-#     message verified); node A's HFI link goes down and up (likewise).
+#     message verified); node A's HFI link goes down and up (likewise);
+#  5. the RoCE path MTU follows the vesw's MTU: 4096 on a vesw of 9000, then
+#     clamped to 1024 by both backends when the EM lowers it to 1500.
 #
 # Section 3 needs root and qemu-system-x86 with the test guest image
 # (scripts/setup.sh installs both).
@@ -44,7 +46,7 @@ em_conf() { # FILE VESW VESW1
 	cat > "$1" <<EOF
 em: { lid: $FABRIC_EM_LID }
 vesws:
-  - { id: 1, fabric_id: 0x301, pkey: 0x8001, mtu: 1500, mcast_dlid: 0xf00001 }
+  - { id: 1, fabric_id: 0x301, pkey: 0x8001, mtu: ${vesw_mtu:-1500}, mcast_dlid: 0xf00001 }
   - { id: 2, fabric_id: 0x301, pkey: 0x8002, mtu: 1500, mcast_dlid: 0xf00002 }
   - { id: 3, fabric_id: 0x301, pkey: 0x8003, mtu: 1500, mcast_dlid: 0xf00003 }
 vports:
@@ -310,5 +312,54 @@ rdma_node_stop a
 expect_eq "node A's backend exits 0 after the faults with every mbuf back" 0 $?
 rdma_node_stop b
 expect_eq "node B's backend exits 0 after the faults with every mbuf back" 0 $?
+
+# --- 5. the RoCE path MTU follows the vesw's MTU, which the EM sets
+#
+# Both backends offer --mtu 9000 to their guests. On vesw 1 at MTU 9000
+# vrdma-perf's path MTU is 4096 (jumbo frames through the VNIC and the HFI
+# models); the EM then lowers the vesw to 1500 under the running nodes:
+# each backend sees its wire's MTU change, and the next connection's 4096
+# is clamped to 1024, which fits.
+rdma_node_start a -- -s "$work/a.sock" --mtu 9000 ||
+	fail "node A's backend serves with --mtu 9000" "$(tail -5 "$work/rdma-a.log")"
+rdma_node_start b -- -s "$work/b.sock" --mtu 9000 ||
+	fail "node B's backend serves with --mtu 9000" "$(tail -5 "$work/rdma-b.log")"
+vesw_mtu=9000 em_conf "$work/jumbo.yaml" 1 2
+em apply "$work/jumbo.yaml" > /dev/null
+expect_eq "opa-em sets vesw 1's MTU to 9000" 0 $?
+wait_log "$work/rdma-a.log" "^wire: port [0-9]*'s MTU is 9000" 10 &&
+	wait_log "$work/rdma-b.log" "^wire: port [0-9]*'s MTU is 9000" 10
+expect_eq "both backends see their wire's MTU become 9000" 0 $?
+out=$(vrdma_perf "${ab[@]}" --mode send_bw --size 10000 --iters 2000 --verify 2>&1)
+if [ $? -eq 0 ] && echo "$out" | grep -q 'path MTU 4096' && echo "$out" | grep -q 'errors 0$'; then
+	pass "vesw MTU 9000: RC SEND 10000 B in packets of 4096 across the fabric, every message verified"
+else
+	fail "vesw MTU 9000: RC SEND in packets of 4096 across the fabric" \
+		"$(echo "$out" | grep -v '^EAL' | tail -4)"
+fi
+em apply "$work/em.yaml" > /dev/null
+expect_eq "opa-em lowers vesw 1's MTU to 1500 under the running nodes" 0 $?
+wait_log "$work/rdma-a.log" "^wire: port [0-9]*'s MTU is 1500" 10 &&
+	wait_log "$work/rdma-b.log" "^wire: port [0-9]*'s MTU is 1500" 10
+expect_eq "both backends see their wire's MTU fall to 1500 and say so" 0 $?
+out=$(vrdma_perf "${ab[@]}" --mode send_bw --size 10000 --iters 2000 --verify 2>&1)
+if [ $? -eq 0 ] && echo "$out" | grep -q 'errors 0$'; then
+	pass "vesw MTU 1500: the same run, path MTU clamped by the backends, every message verified"
+else
+	fail "vesw MTU 1500: the same run, path MTU clamped by the backends" \
+		"$(echo "$out" | grep -v '^EAL' | tail -4)"
+fi
+em status "$work/em.yaml" > "$work/status-mtu.txt" 2>&1
+rdma_node_stop a
+expect_eq "node A's backend exits 0 with every mbuf back (MTU section)" 0 $?
+rdma_node_stop b
+expect_eq "node B's backend exits 0 with every mbuf back (MTU section)" 0 $?
+expect_eq "each backend clamped the QP's path MTU 4096 to 1024 and said so" "1 1 1 1" \
+	"$(dev_ctr "$work/rdma-a.log" 0 path_mtu_clamped) $(dev_ctr "$work/rdma-b.log" 0 path_mtu_clamped) \
+$(grep -c 'path MTU 4096 clamped to 1024' "$work/rdma-a.log") $(grep -c 'path MTU 4096 clamped to 1024' "$work/rdma-b.log")"
+errs=$(grep -E "^errors node=($FABRIC_A_LID|$FABRIC_B_LID) index=0 " "$work/status-mtu.txt" |
+	grep -o ' tx_errors=[0-9]*\| rx_errors=[0-9]*\| rx_oversize=[0-9]*' | cut -d= -f2 | tr '\n' ' ')
+expect_eq "no VNIC vport counted an error or an oversize frame (tx_errors, rx_errors, rx_oversize)" \
+	"0 0 0 0 0 0 " "$errs"
 fabric_stop
 finish
