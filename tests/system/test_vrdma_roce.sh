@@ -9,14 +9,13 @@
 #     nothing): RC SEND, WRITE (with immediate), READ of 64 B and 10000 B
 #     (10 packets of 1024), UD SEND, SEND latency, WRITE latency (plain
 #     WRITEs, each side polling its memory for the other's, 64 B and
-#     10000 B), atomics (FETCH_AND_ADD and CMP_AND_SWP on one counter: every
-#     original and the final count);
+#     10000 B; over the wire of 2 as well), atomics (FETCH_AND_ADD and
+#     CMP_AND_SWP on one counter: every original and the final count);
 #     each run a new connection to the same sockets; the backend's switch
 #     delivers every RoCE frame to the other device's engine and nothing to
 #     the wire;
 #  2. two backends, one device each, joined by a net_memif wire: RC SEND,
-#     READ, plain WRITE (write_lat), FETCH_AND_ADD and UD SEND cross a real
-#     ethdev;
+#     READ, FETCH_AND_ADD and UD SEND cross a real ethdev;
 #  3. two backends whose wires lead nowhere: an RC run whose peer never
 #     answers fails with RETRY_EXC_ERR named (--qp-timeout, --retry-cnt),
 #     and never does with no ACK timeout (--qp-timeout 0);
