@@ -7,7 +7,7 @@
  * It plays the guest driver (lib/vufront's vuf_rdma) of two devices served
  * by vhost-user-rdma, A (requester) on the main lcore and B (responder) on
  * the next, and measures one operation between them the way ib_send_bw,
- * ib_write_bw, ib_read_bw, ib_send_lat and ib_atomic_bw do. See
+ * ib_write_bw, ib_read_bw, ib_send_lat, ib_atomic_bw and ib_write_lat do. See
  * doc/vrdma-perf.md.
  *
  *   vrdma-perf [EAL options] -- -a SOCKET -b SOCKET [--mode MODE]
@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_atomic.h>
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -33,6 +34,7 @@
 #include <rte_ip.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_pause.h>
 
 #include <omni_bytes.h>
 #include <omni_num.h>
@@ -44,12 +46,14 @@
 /* RC timeout and retries as perftest's defaults (-u 14, 7 retries) */
 struct vperf_opt opt = { .roce_bit = 55, .ctrl_class = 6, .qp_timeout = 14, .retry_cnt = 7 };
 static const char *const mode_names[] = { "send_bw", "write_bw", "read_bw", "send_lat",
-					   "ud_send_bw", "atomic_bw" };
+					   "ud_send_bw", "atomic_bw", "write_lat" };
 /* atomic_bw --verify, FETCH_AND_ADD: the originals seen, one bit per value 0..iters-1 */
 static uint8_t *seen;
 
 static struct side sa = { .name = "A" }, sb = { .name = "B" };
 static volatile bool failed;
+
+static int write_lat(struct side *me, const struct side *peer, bool ping);
 
 static void
 usage(FILE *f, const char *prog)
@@ -61,7 +65,7 @@ usage(FILE *f, const char *prog)
 		"options:\n"
 		"  -a, -b SOCKET     the two devices' vhost-user sockets\n"
 		"  --mode MODE       send_bw, write_bw, read_bw, send_lat, ud_send_bw,\n"
-		"                    atomic_bw (default send_bw)\n"
+		"                    atomic_bw, write_lat (default send_bw)\n"
 		"  --size BYTES      message size (default 64; RC up to 1 MiB, UD up to the\n"
 		"                    path MTU; atomic_bw: 8, the only size)\n"
 		"  --iters N         messages (default 100000 bw, 10000 lat)\n"
@@ -69,7 +73,9 @@ usage(FILE *f, const char *prog)
 		"  --rx-depth N      receives posted, 1..%u (default 256)\n"
 		"  --verify          check every message's bytes and order (write_bw then\n"
 		"                    writes with immediate, so B sees each message;\n"
-		"                    atomic_bw checks every original and B's final counter)\n"
+		"                    atomic_bw checks every original and B's final counter;\n"
+		"                    write_lat fills and checks whole messages, not only\n"
+		"                    the last bytes it polls)\n"
 		"  --atomic-type T   atomic_bw: fetch_and_add (default: add 1 to B's counter)\n"
 		"                    or cmp_and_swap (compare i, swap i + 1)\n"
 		"  --qp-timeout N    RC local ACK timeout, 4.096 us << N, 0..31 (default 14;\n"
@@ -168,8 +174,8 @@ parse_args(int argc, char **argv)
 					break;
 			if (i == RTE_DIM(mode_names)) {
 				fprintf(stderr, "vrdma-perf: --mode '%s': expected send_bw, "
-					"write_bw, read_bw, send_lat, ud_send_bw or atomic_bw\n",
-					optarg);
+					"write_bw, read_bw, send_lat, ud_send_bw, atomic_bw or "
+					"write_lat\n", optarg);
 				return -1;
 			}
 			opt.mode = (enum mode)i;
@@ -311,9 +317,9 @@ parse_args(int argc, char **argv)
 	if (opt.size == 0)
 		opt.size = 64;
 	if (opt.iters == 0)
-		opt.iters = opt.mode == SEND_LAT ? 10000 : 100000;
+		opt.iters = opt.mode == SEND_LAT || opt.mode == WRITE_LAT ? 10000 : 100000;
 	if (opt.tx_depth == 0)
-		opt.tx_depth = opt.mode == SEND_LAT ? 1 : 128;
+		opt.tx_depth = opt.mode == SEND_LAT || opt.mode == WRITE_LAT ? 1 : 128;
 	if (opt.rx_depth == 0)
 		opt.rx_depth = 256;
 	return 0;
@@ -344,6 +350,13 @@ msg_check(const uint8_t *p, uint64_t seq, uint32_t len)
 
 /* ---------------- set-up ---------------- */
 
+/* A side's message slots: one per request or receive; write_lat: slot 0 the peer writes, 1 ours */
+static uint32_t
+vperf_slots(void)
+{
+	return RTE_MAX(RTE_MAX(opt.tx_depth, opt.rx_depth), opt.mode == WRITE_LAT ? 2u : 1u);
+}
+
 int
 side_fail(const struct side *s, const char *what, int rc)
 {
@@ -364,7 +377,7 @@ side_open(struct side *s, const char *path, const uint8_t gid[16])
 {
 	bool ud = vperf_ud();
 	/* room for every slot, the rings and the requests the driver builds */
-	size_t need = (size_t)RTE_MAX(opt.tx_depth, opt.rx_depth) * (opt.size + GRH_LEN + 64);
+	size_t need = (size_t)vperf_slots() * (opt.size + GRH_LEN + 64);
 	struct vuf_rdma_conf vc = {
 		.path = path, .mem_size = RTE_ALIGN_CEIL(need + (16u << 20), 1u << 20),
 		.gpa_base = GPA_BASE, .roce_bit = opt.roce_bit,
@@ -403,7 +416,7 @@ side_open(struct side *s, const char *path, const uint8_t gid[16])
 	rc = vuf_rdma_cmd(s->d, VRDMA_CMD_ADD_GID, &g, sizeof(g), NULL, 0);
 	if (rc != 0)
 		return side_fail(s, "ADD_GID", rc);
-	s->slots = RTE_MAX(opt.tx_depth, opt.rx_depth);
+	s->slots = vperf_slots();
 	s->slot = RTE_ALIGN_CEIL(opt.size + (ud ? GRH_LEN : 0), 64);
 	s->buf = vuf_mem_alloc(vuf_rdma_mem(s->d), (size_t)s->slots * s->slot, 4096);
 	if (s->buf == NULL)
@@ -648,6 +661,8 @@ responder(void *arg)
 	uint64_t next_recv = 0, sent = 0;
 	int n, i;
 
+	if (opt.mode == WRITE_LAT)
+		return write_lat(b, &sa, false);
 	/* B only receives in send, UD and verified write modes */
 	if (opt.mode == READ_BW || opt.mode == ATOMIC_BW || (opt.mode == WRITE_BW && !opt.verify))
 		return 0;
@@ -845,6 +860,218 @@ requester(struct side *a, const struct side *b)
 	return failed ? -1 : 0;
 }
 
+/* ---------------- write_lat ---------------- */
+
+/*
+ * Byte k of write_lat's message @p seq of @p len bytes: the pattern, then
+ * seq big-endian in the last 8 bytes (all of them when shorter). The last
+ * byte, the one the other side polls, is seq's low byte: with one message
+ * in flight it differs from what the buffer held before.
+ */
+static inline uint8_t
+lat_byte(uint64_t seq, uint32_t k, uint32_t len)
+{
+	uint32_t from_end = len - k;
+
+	return from_end <= 8 ? (uint8_t)(seq >> (8 * (from_end - 1))) : (uint8_t)(seq * 7 + k);
+}
+
+/* Message @p seq: all of it with --verify, else only the tail the peer polls. */
+static void
+lat_fill(uint8_t *p, uint64_t seq)
+{
+	uint32_t k = opt.verify ? 0 : opt.size - RTE_MIN(opt.size, 8u);
+
+	for (; k < opt.size; k++)
+		p[k] = lat_byte(seq, k, opt.size);
+}
+
+/* The first byte of @p p that is not message @p seq's, or opt.size (read afresh each call). */
+static uint32_t
+lat_mismatch(const volatile uint8_t *p, uint64_t seq)
+{
+	uint32_t k;
+
+	for (k = 0; k < opt.size; k++)
+		if (p[k] != lat_byte(seq, k, opt.size))
+			break;
+	return k;
+}
+
+/* One side of write_lat: its WRITEs posted and known complete, its stall clock. */
+struct lat {
+	struct side *me;
+	uint64_t remote_addr;  /* the peer's slot 0 */
+	uint32_t rkey;
+	uint64_t posted, completed;
+	uint64_t progress, last_progress;
+};
+
+/*
+ * write_lat: take this side's WRITE completions (a signaled one completes
+ * those before it) and watch both sides' progress. @return 0, or -1 when
+ * the run failed (said why) or was stopped.
+ */
+static int
+lat_poll(struct lat *l)
+{
+	struct vrdma_cq_req wc[POLL_BURST];
+	uint64_t now, progress;
+	int n, i;
+
+	if (failed || omni_stop)
+		return -1;
+	n = vuf_rdma_poll_cq(l->me->d, l->me->cqn, wc, POLL_BURST);
+	if (n < 0) {
+		side_fail(l->me, "poll CQ", n);
+		failed = true;
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (wc[i].status != VRDMA_WC_SUCCESS) {
+			wc_failed(l->me, &wc[i]);
+			return -1;
+		}
+		if (wc[i].opcode != VRDMA_WC_RDMA_WRITE) {
+			fprintf(stderr, "vrdma-perf: %s: completion opcode %u\n", l->me->name,
+				wc[i].opcode);
+			l->me->errors++;
+			failed = true;
+			return -1;
+		}
+		l->completed = le64toh(wc[i].wr_id) + 1;
+	}
+	progress = __atomic_load_n(&sa.done, __ATOMIC_ACQUIRE) +
+		__atomic_load_n(&sb.done, __ATOMIC_ACQUIRE) + l->completed;
+	now = rte_get_timer_cycles();
+	if (progress != l->progress) {
+		l->progress = progress;
+		l->last_progress = now;
+	} else if (now - l->last_progress > STALL_SECS * rte_get_timer_hz()) {
+		/* either side may see it first: one says so */
+		if (!__atomic_exchange_n(&failed, true, __ATOMIC_RELAXED))
+			fprintf(stderr, "vrdma-perf: no progress for %u s: A %" PRIu64
+				" round trips, B %" PRIu64 " received\n", STALL_SECS,
+				__atomic_load_n(&sa.done, __ATOMIC_ACQUIRE),
+				__atomic_load_n(&sb.done, __ATOMIC_ACQUIRE));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * write_lat: a plain RDMA WRITE of message @p seq from our slot 1 into the
+ * peer's slot 0. Signaled one in min(SIGNAL, tx-depth) and the last: an
+ * unsignaled WRITE holds its send-queue entry until a later one completes,
+ * so at most tx-depth are posted and not known complete.
+ */
+static int
+lat_write(struct lat *l, uint64_t seq)
+{
+	const uint32_t every = RTE_MIN((uint32_t)SIGNAL, opt.tx_depth);
+	struct vrdma_sq_req r;
+	struct vrdma_sge g;
+	int rc;
+
+	while (l->posted - l->completed >= opt.tx_depth)
+		if (lat_poll(l) != 0)
+			return -1;
+	/*
+	 * The device has read our slot 1's previous message: the peer has seen
+	 * it (or, A, answered it), so it may be overwritten.
+	 */
+	lat_fill(l->me->buf + l->me->slot, seq);
+	memset(&r, 0, offsetof(struct vrdma_sq_req, inline_data));
+	memset(r.reserved2, 0, sizeof(r.reserved2));
+	r.wr_id = htole64(seq);
+	r.num_sge = htole32(1);
+	r.opcode = VRDMA_WR_RDMA_WRITE;
+	if (seq % every == every - 1 || seq + 1 == opt.iters)
+		r.send_flags = VRDMA_SEND_SIGNALED;
+	r.rdma.remote_addr = htole64(l->remote_addr);
+	r.rdma.rkey = htole32(l->rkey);
+	g = side_sge(l->me, 1, opt.size);
+	rc = vuf_rdma_post_send(l->me->d, l->me->qpn, &r, &g);
+	if (rc != 0) {
+		side_fail(l->me, "post WRITE", rc);
+		failed = true;
+		return -1;
+	}
+	l->posted++;
+	return 0;
+}
+
+/*
+ * write_lat: wait until message @p seq is in our slot 0; with --verify
+ * check all of it. The CPU polls memory the device writes: the last byte
+ * is read with an acquire load (the rest is read after it), and the rest
+ * through volatile, afresh on each look. The device (lib/roce on the
+ * backend's lcore) copies a message into memory packet by packet, in
+ * order, so its last byte lands last; should a copy ever store out of
+ * order, the check looks again for 10 ms before it calls the data wrong.
+ */
+static int
+lat_wait(struct lat *l, uint64_t seq)
+{
+	const uint8_t *in = l->me->buf;
+	uint64_t until;
+	uint32_t k;
+
+	while (__atomic_load_n(&in[opt.size - 1], __ATOMIC_ACQUIRE) != (uint8_t)seq)
+		if (lat_poll(l) != 0)
+			return -1;
+	if (!opt.verify)
+		return 0;
+	until = rte_get_timer_cycles() + rte_get_timer_hz() / 100;
+	while ((k = lat_mismatch(in, seq)) < opt.size) {
+		if (rte_get_timer_cycles() > until) {
+			fprintf(stderr, "vrdma-perf: %s: message %" PRIu64 " has wrong data "
+				"(byte %u: 0x%02x, expected 0x%02x)\n", l->me->name, seq, k,
+				((const volatile uint8_t *)in)[k], lat_byte(seq, k, opt.size));
+			l->me->errors++;
+			failed = true;
+			return -1;
+		}
+		rte_pause();
+		rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
+	}
+	return 0;
+}
+
+/*
+ * write_lat, one side: A (@p ping) WRITEs message i into B's slot 0 and
+ * polls its own slot 0 for B's answer; B polls for message i and WRITEs it
+ * back into A's slot 0. No receives, no immediate: each learns of a message
+ * from its memory alone, as ib_write_lat does. Both slots 0 start all ones,
+ * so message 0 (last byte 0) is not there before it is.
+ */
+static int
+write_lat(struct side *me, const struct side *peer, bool ping)
+{
+	struct lat l = {
+		.me = me, .remote_addr = vuf_rdma_gpa(peer->d, peer->buf), .rkey = peer->rkey,
+		.last_progress = rte_get_timer_cycles(),
+	};
+	uint64_t seq;
+
+	me->t_first = l.last_progress;
+	for (seq = 0; seq < opt.iters; seq++) {
+		if (ping && lat_write(&l, seq) != 0)
+			return -1;
+		if (lat_wait(&l, seq) != 0)
+			return -1;
+		__atomic_store_n(&me->done, seq + 1, __ATOMIC_RELEASE);
+		if (!ping && lat_write(&l, seq) != 0)
+			return -1;
+	}
+	me->t_last = rte_get_timer_cycles();
+	/* the last WRITE is signaled: its completion error would go unseen otherwise */
+	while (l.completed < l.posted)
+		if (lat_poll(&l) != 0)
+			return -1;
+	return 0;
+}
+
 static void
 report(const struct side *a, const struct side *b)
 {
@@ -858,7 +1085,7 @@ report(const struct side *a, const struct side *b)
 	       mode_names[opt.mode], opt.size, opt.iters, opt.tx_depth, opt.rx_depth,
 	       opt.mode != ATOMIC_BW ? "" : opt.cmp_swap ? ", cmp_and_swap" : ", fetch_and_add",
 	       opt.verify ? ", verified" : "");
-	if (opt.mode == SEND_LAT) {
+	if (opt.mode == SEND_LAT || opt.mode == WRITE_LAT) {
 		printf("  round trips %" PRIu64 " in %.3f s: %.2f us per round trip, "
 		       "%.2f us one way\n", msgs, secs, 1e6 * secs / (double)msgs,
 		       0.5e6 * secs / (double)msgs);
@@ -922,6 +1149,11 @@ main(int argc, char **argv)
 	if (opt.mode == READ_BW)
 		for (k = 0; k < sb.slots; k++)
 			msg_fill(sb.buf + (size_t)k * sb.slot, k, opt.size);
+	/* write_lat: no message in either slot 0 yet (message 0 ends in 0) */
+	if (opt.mode == WRITE_LAT) {
+		memset(sa.buf, 0xff, opt.size);
+		memset(sb.buf, 0xff, opt.size);
+	}
 	/* atomic_bw: B's counter starts at 0 */
 	if (opt.mode == ATOMIC_BW) {
 		memset(sb.buf, 0, 8);
@@ -939,7 +1171,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "vrdma-perf: cannot launch B on lcore %u\n", lc);
 		goto out;
 	}
-	ret = requester(&sa, &sb);
+	ret = opt.mode == WRITE_LAT ? write_lat(&sa, &sb, true) : requester(&sa, &sb);
 	if (ret != 0)
 		failed = true;
 	rte_eal_wait_lcore(lc);

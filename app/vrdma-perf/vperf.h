@@ -29,7 +29,10 @@
 #define STALL_SECS 5
 #define MAX_DEPTH 1024
 
-enum mode { SEND_BW, WRITE_BW, READ_BW, SEND_LAT, UD_SEND_BW, ATOMIC_BW, PINGPONG_RC, PINGPONG_UD };
+enum mode {
+	SEND_BW, WRITE_BW, READ_BW, SEND_LAT, UD_SEND_BW, ATOMIC_BW, WRITE_LAT,
+	PINGPONG_RC, PINGPONG_UD
+};
 
 struct vperf_opt {
 	const char *sock[2];
@@ -66,7 +69,7 @@ struct side {
 	uint8_t *buf;        /* slots x slot bytes of guest memory */
 	uint32_t slots, slot;
 	/* progress, read by the other side's lcore */
-	uint64_t done;       /* A: requests known complete; B: messages received */
+	uint64_t done;       /* A: requests known complete (lat: round trips); B: received */
 	uint64_t errors;     /* failed completions and data mismatches */
 	uint64_t t_first, t_last; /* TSC of the first and last completion */
 };

@@ -7,8 +7,10 @@
 #
 #  1. one backend serving two devices (a net_null wire that receives
 #     nothing): RC SEND, WRITE (with immediate), READ of 64 B and 10000 B
-#     (10 packets of 1024), UD SEND, SEND latency, atomics (FETCH_AND_ADD
-#     and CMP_AND_SWP on one counter: every original and the final count);
+#     (10 packets of 1024), UD SEND, SEND latency, WRITE latency (plain
+#     WRITEs, each side polling its memory for the other's, 64 B and
+#     10000 B; over the wire of 2 as well), atomics (FETCH_AND_ADD and
+#     CMP_AND_SWP on one counter: every original and the final count);
 #     each run a new connection to the same sockets; the backend's switch
 #     delivers every RoCE frame to the other device's engine and nothing to
 #     the wire;
@@ -73,6 +75,10 @@ perf_run "RC READ 64 B x 20000" "${ab[@]}" --mode read_bw --iters 20000
 perf_run "RC READ 10000 B x 2000" "${ab[@]}" --mode read_bw --size 10000 --iters 2000
 perf_run "UD SEND 1024 B x 5000" "${ab[@]}" --mode ud_send_bw --size 1024 --iters 5000
 perf_run "RC SEND latency 64 B x 1000" "${ab[@]}" --mode send_lat --iters 1000
+perf_run "RC WRITE latency (plain WRITE, memory polled) 64 B x 1000" "${ab[@]}" \
+	--mode write_lat --iters 1000
+perf_run "RC WRITE latency (plain WRITE, memory polled) 10000 B x 500" "${ab[@]}" \
+	--mode write_lat --size 10000 --iters 500
 perf_run "RC atomic FETCH_AND_ADD x 20000" "${ab[@]}" --mode atomic_bw --iters 20000
 perf_run "RC atomic CMP_AND_SWP x 20000" "${ab[@]}" --mode atomic_bw \
 	--atomic-type cmp_and_swap --iters 20000
@@ -109,6 +115,10 @@ perf_run "over a memif wire: RC SEND 4000 B x 2000" "${wab[@]}" --mode send_bw -
 	--iters 2000
 perf_run "over a memif wire: RC READ 4000 B x 2000" "${wab[@]}" --mode read_bw --size 4000 \
 	--iters 2000
+perf_run "over a memif wire: RC WRITE latency 64 B x 500" "${wab[@]}" --mode write_lat \
+	--iters 500
+perf_run "over a memif wire: RC WRITE latency 10000 B x 300" "${wab[@]}" --mode write_lat \
+	--size 10000 --iters 300
 perf_run "over a memif wire: UD SEND 512 B x 2000" "${wab[@]}" --mode ud_send_bw --size 512 \
 	--iters 2000
 perf_run "over a memif wire: RC atomic FETCH_AND_ADD x 2000" "${wab[@]}" --mode atomic_bw \
