@@ -21,7 +21,7 @@
 #
 # Part 2 runs RDMA for guests across the same fabric: both nodes now run
 # vhost-user-rdma with VNIC vport 0 as its wire; vrdma-perf (a guest's
-# RDMA) runs RC WRITE, SEND, READ, UD and SEND latency between the nodes'
+# RDMA) runs RC WRITE, SEND, READ, atomics, UD, SEND and WRITE latency between the nodes'
 # devices, every message verified, and, when QEMU and the test guest are
 # there (scripts/setup.sh), a QEMU guest's rdma_rxe on node A runs
 # ibv_rc_pingpong against node B. PASS also needs every RDMA message
@@ -204,8 +204,10 @@ echo "== vrdma-perf between the nodes' devices, every message verified (path MTU
 rdma "RC WRITE+imm 64 KiB x $((iters / 50))" --mode write_bw --size 65536 --iters $((iters / 50))
 rdma "RC SEND 64 B x $iters" --mode send_bw --iters $iters
 rdma "RC READ 4 KiB x $((iters / 5))" --mode read_bw --size 4096 --iters $((iters / 5))
+rdma "RC FETCH_AND_ADD x $((iters / 5))" --mode atomic_bw --iters $((iters / 5))
 rdma "UD SEND 1 KiB x $((iters / 5))" --mode ud_send_bw --size 1024 --iters $((iters / 5))
 rdma "RC SEND latency 64 B x $((iters / 20))" --mode send_lat --iters $((iters / 20))
+rdma "RC WRITE latency 64 B x $((iters / 20))" --mode write_lat --iters $((iters / 20))
 
 if [ $guest_ok -eq 1 ]; then
 	echo "== a QEMU guest on node A: its rdma_rxe runs ibv_rc_pingpong against vrdma-perf on node B"

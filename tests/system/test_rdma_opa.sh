@@ -13,7 +13,8 @@
 #   vrdma-perf B -- vhost-user-rdma (node B, LID 2) -- VNIC vport 0 (vesw 1)
 #
 #  1. every operation across the fabric, every message verified: RC SEND
-#     (64 B, multi-packet), RC WRITE with immediate (64 KiB), RC READ, RC
+#     (64 B, multi-packet), RC WRITE with immediate (64 KiB), plain RC WRITE
+#     (ping-pong, checked in memory), RC READ, RC
 #     atomics (FETCH_AND_ADD, CMP_AND_SWP), UD SEND, SEND latency;
 #  2. nothing lost: both backends exit 0 on SIGINT with every mbuf back, and
 #     the counters of the two nodes agree (each switch's wire frames, each
@@ -104,6 +105,7 @@ perf_run "RC SEND 64 B x 20000" --mode send_bw --iters 20000
 perf_run "RC SEND 4000 B x 2000 (4 packets each)" --mode send_bw --size 4000 --iters 2000
 perf_run "RC WRITE with immediate 64 KiB x 300" --mode write_bw --size 65536 --iters 300
 perf_run "RC READ 10000 B x 2000" --mode read_bw --size 10000 --iters 2000
+perf_run "RC WRITE (plain) latency 10000 B x 300" --mode write_lat --size 10000 --iters 300
 perf_run "RC FETCH_AND_ADD x 5000" --mode atomic_bw --iters 5000
 perf_run "RC CMP_AND_SWP x 2000" --mode atomic_bw --atomic-type cmp_and_swap --iters 2000
 perf_run "UD SEND 1024 B x 5000" --mode ud_send_bw --size 1024 --iters 5000
