@@ -249,7 +249,17 @@ for n in a b; do
 		fail "node $n's backend did not give back every mbuf: $(grep '^mbufs' "$work/rdma-$n.log")"
 done
 echo "== per-stage counters at exit (node A; node B's in $work/rdma-b.log with KEEP_WORK=1)"
-grep -E '^(stage|  total|switch:|device [0-9]+ engine:)' "$work/rdma-a.log" | cut -c1-150 | sed 's/^/  /'
+echo "  vhost-user-rdma: its devices' RoCE engines, its switch, its pipeline stages"
+grep -E '^(stage|  total|switch:|device [0-9]+ engine:)' "$work/rdma-a.log" | cut -c1-150 | sed 's/^/    /'
+xstats_of() { # LOG PORT-NAME: that port's non-zero xstats, on one line
+	awk -v h="($2):" '/^xstats port / { on = (index($0, h) > 0); next }
+		on && /^  / { printf "%s=%s ", substr($1, 1, length($1) - 1), $2 }' "$1"
+}
+echo "  net_opa_vnic vport 0: $(xstats_of "$work/rdma-a.log" net_opa_vnic_a_vp0 |
+	grep -oE '(tx|rx)_(unicast|mcastbcast|drop_state|dlid_zero|oversize|logic|bad_veswid)=[0-9]+|fabric_rx_packets=[0-9]+|vema_(replies|traps)=[0-9]+' | tr '\n' ' ')"
+echo "  net_hfi1 (model): SDMA engines and receive contexts, packets:"
+echo "    $(xstats_of "$work/rdma-a.log" net_hfi1_a | grep -oE '(tx|rx)_q[0-9]+_packets=[0-9]+' | tr '\n' ' ')"
+echo "    (rx_q0: VNIC context, rx_q1: management context; the highest tx queue: management)"
 echo "every RDMA message of $rdma_runs runs verified; the nodes' VNIC counters agree; every mbuf back"
 fabric_stop
 echo "demo: PASS ($(( $(date +%s) - start )) s)"

@@ -131,8 +131,8 @@ node_b_start() {
 # b_xstat PORT NAME: an xstat of node B's port, from the list l2fwd-vnic
 # --xstats prints at exit (non-zero ones only: 0 when absent).
 b_xstat() {
-	awk -v h="xstats port $1:" -v k="$2:" '
-		$0 == h { on = 1; next }
+	awk -v h="xstats port $1 " -v k="$2:" '
+		index($0, h) == 1 { on = 1; next }
 		on && !/^  / { on = 0 }
 		on && $1 == k { v = $2 }
 		END { print v + 0 }' "$work/b.log"
@@ -181,7 +181,7 @@ rdma_node_start() {
 	timeout 900 stdbuf -oL "$build/app/vhost-user-rdma/vhost-user-rdma" -l 0-1 $fabric_eal \
 		--log-level=lib.vhost.config:warning --file-prefix "$prefix-$name" \
 		"${plugin_args[@]}" $(node_vdevs "$name" "$lid" "$vargs") -- \
-		--mac "$mac" --idle-sleep 10 "$@" > "$work/rdma-$name.log" 2>&1 &
+		--mac "$mac" --idle-sleep 10 --xstats "$@" > "$work/rdma-$name.log" 2>&1 &
 	rdma_pid[$name]=$!
 	wait_log "$work/rdma-$name.log" '^serving [0-9]+ device' 60
 }

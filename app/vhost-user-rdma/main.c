@@ -10,7 +10,7 @@
  *   vhost-user-rdma [EAL options] -- -s SOCKET [-s SOCKET ...] [--port N]
  *       [--mac MAC] [--max-qps N] [--max-cqs N] [--mtu N] [--roce-bit N]
  *       [--ctrl-class N] [--vlan VID] [--pipeline SPEC] [--burst N]
- *       [--ring-size N] [--idle-sleep US] [--stats SEC]
+ *       [--ring-size N] [--idle-sleep US] [--stats SEC] [--xstats]
  */
 
 #include <errno.h>
@@ -67,6 +67,7 @@ static struct {
 	uint32_t ring_size;
 	uint32_t idle_sleep_us;
 	unsigned int stats_period;
+	bool xstats;
 } opt = {
 	.max_qps = 16, .max_cqs = 16, .mtu = 1500,
 	.roce_bit = VRDMA_ROCE_BIT_RFC, .ctrl_class = VRDMA_CTRL_CLASS_RFC,
@@ -107,6 +108,8 @@ usage(FILE *f, const char *prog)
 		"                       (default 0: busy polling)\n"
 		"  --stats SEC          print the counters every SEC seconds (default 0: at\n"
 		"                       exit only)\n"
+		"  --xstats             at exit, print every port's non-zero xstats, the ports\n"
+		"                       under the wire too (a VNIC's fabric port and its link)\n"
 		"  --help\n"
 		"SIGINT or SIGTERM stops it cleanly; the exit status is 1 if an mbuf leaked.\n",
 		prog, VSW_MAX_DEVS, VRDMA_MAX_RINGS, VRDMA_MIN_MTU, VRDMA_ROCE_BIT_RFC,
@@ -135,6 +138,7 @@ parse_args(int argc, char **argv)
 		{ "ring-size", required_argument, NULL, 'r' },
 		{ "idle-sleep", required_argument, NULL, 'i' },
 		{ "stats", required_argument, NULL, 'S' },
+		{ "xstats", no_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -226,6 +230,9 @@ parse_args(int argc, char **argv)
 			if (!num_opt("stats", optarg, 0, 86400, &v))
 				return -1;
 			opt.stats_period = (unsigned int)v;
+			break;
+		case 'X':
+			opt.xstats = true;
 			break;
 		case 'h':
 			usage(stdout, prog);
@@ -628,6 +635,13 @@ serve(struct vsw *sw, struct pipe *pipe, uint16_t *wire_mtu)
 	pipe_stop(pipe);
 	printf("final statistics:\n");
 	stats_print(sw, pipe);
+	if (opt.xstats) {
+		uint16_t p;
+
+		/* every valid id: owned ports (a VNIC's fabric port) included */
+		for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+			omni_port_xstats_print(p);
+	}
 }
 
 int
@@ -703,6 +717,8 @@ out:
 		wire_drain(sw);
 	if (sw != NULL)
 		omni_port_close(sw->wire_port, port_started);
+	/* the others (a VNIC's other vports): the last one closed shuts the VNIC's fabric down */
+	omni_ports_close_all();
 	/* devices destroyed, rings drained, port closed: every mbuf is back */
 	if (!omni_pool_release(pool, nb_mbufs, status == 0))
 		status = EXIT_FAIL;

@@ -752,31 +752,6 @@ print_ports(const char *title)
 	fflush(stdout);
 }
 
-static void
-print_xstats(uint16_t port)
-{
-	struct rte_eth_xstat_name *names = NULL;
-	struct rte_eth_xstat *vals = NULL;
-	int n, i;
-
-	n = rte_eth_xstats_get_names(port, NULL, 0);
-	if (n <= 0)
-		return;
-	names = calloc(n, sizeof(*names));
-	vals = calloc(n, sizeof(*vals));
-	if (names != NULL && vals != NULL &&
-	    rte_eth_xstats_get_names(port, names, n) == n &&
-	    rte_eth_xstats_get(port, vals, n) == n) {
-		printf("xstats port %u:\n", port);
-		for (i = 0; i < n; i++)
-			if (vals[i].value != 0 && vals[i].id < (uint64_t)n)
-				printf("  %s: %" PRIu64 "\n", names[vals[i].id].name,
-				       vals[i].value);
-	}
-	free(names);
-	free(vals);
-}
-
 /* Main lcore duties: periodic statistics and the exit conditions. */
 static void
 housekeeping(uint64_t start, uint64_t *next_stats)
@@ -986,7 +961,7 @@ report(const struct pipe *pipe, uint64_t start, uint64_t drained)
 		pipe_stats_dump(pipe, stdout);
 	for (p = 0; app.xstats && p < RTE_MAX_ETHPORTS; p++)
 		if (app.used[p])
-			print_xstats(p);
+			omni_port_xstats_print(p);
 }
 
 int

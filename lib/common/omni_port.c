@@ -2,7 +2,9 @@
  * Copyright(c) 2026 omniplane authors
  */
 
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <rte_ethdev.h>
 
@@ -30,6 +32,35 @@ omni_ports_close_all(void)
 	 */
 	RTE_ETH_FOREACH_DEV(p)
 		omni_port_close(p, true);
+}
+
+void
+omni_port_xstats_print(uint16_t port_id)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	struct rte_eth_xstat_name *names = NULL;
+	struct rte_eth_xstat *vals = NULL;
+	int n, i;
+
+	if (!rte_eth_dev_is_valid_port(port_id) ||
+	    rte_eth_dev_get_name_by_port(port_id, name) != 0)
+		return;
+	n = rte_eth_xstats_get_names(port_id, NULL, 0);
+	if (n <= 0)
+		return;
+	names = calloc(n, sizeof(*names));
+	vals = calloc(n, sizeof(*vals));
+	if (names != NULL && vals != NULL &&
+	    rte_eth_xstats_get_names(port_id, names, n) == n &&
+	    rte_eth_xstats_get(port_id, vals, n) == n) {
+		printf("xstats port %u (%s):\n", port_id, name);
+		for (i = 0; i < n; i++)
+			if (vals[i].value != 0 && vals[i].id < (uint64_t)n)
+				printf("  %s: %" PRIu64 "\n", names[vals[i].id].name,
+				       vals[i].value);
+	}
+	free(names);
+	free(vals);
 }
 
 bool

@@ -44,6 +44,16 @@ void omni_port_close(uint16_t port_id, bool started);
 void omni_ports_close_all(void);
 
 /**
+ * Print @p port_id's non-zero extended statistics on stdout, one per line
+ * ("  name: value") after a heading "xstats port N (NAME):". Ports another
+ * port owns (a fabric port under net_opa_vnic) are valid ids too: a program
+ * may print them to show the layers under its own ports.
+ * @param port_id
+ *   The port (an invalid id, or one without xstats, prints nothing).
+ */
+void omni_port_xstats_print(uint16_t port_id);
+
+/**
  * Free @p pool once the ports are closed and every queue drained, checking
  * that every mbuf came back. When @p report, one line on stdout:
  * "mbufs: N of M in the pool", with " (LEAK)" when some are missing.
