@@ -83,25 +83,57 @@ mac_cmp(const struct rte_ether_addr *a, const struct rte_ether_addr *b)
 	return memcmp(a->addr_bytes, b->addr_bytes, RTE_ETHER_ADDR_LEN);
 }
 
+/* An index into a MAC array, ordered by the MAC then the index. */
+struct mac_ref {
+	struct rte_ether_addr mac;
+	uint16_t i;
+};
+
+static int
+ref_cmp(const void *a, const void *b)
+{
+	const struct mac_ref *x = a, *y = b;
+	int c = mac_cmp(&x->mac, &y->mac);
+
+	return c != 0 ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static int
+ref_mac_cmp(const void *key, const void *b)
+{
+	return mac_cmp(key, &((const struct mac_ref *)b)->mac);
+}
+
 bool
 em_learn_list_update(struct em_learn_list *l, const struct rte_ether_addr *macs, uint16_t n,
 		     uint16_t gen, uint64_t *seq)
 {
-	struct rte_ether_addr nm[EM_LEARN_LIST_MAX];
+	struct mac_ref old[EM_LEARN_LIST_MAX], nw[EM_LEARN_LIST_MAX];
+	bool dup[EM_LEARN_LIST_MAX];
 	uint64_t ns[EM_LEARN_LIST_MAX];
-	unsigned int i, j, k = 0, added = 0;
+	unsigned int i, k = 0, added = 0;
 
-	for (i = 0; i < n && i < EM_LEARN_LIST_MAX; i++) {
-		for (j = 0; j < k && mac_cmp(&nm[j], &macs[i]) != 0; j++)
-			;
-		if (j < k)
-			continue; /* listed twice */
-		for (j = 0; j < l->n && mac_cmp(&l->mac[j], &macs[i]) != 0; j++)
-			;
-		nm[k] = macs[i];
-		ns[k] = j < l->n ? l->since[j] : 0;
-		added += j == l->n;
-		k++;
+	if (n > EM_LEARN_LIST_MAX)
+		n = EM_LEARN_LIST_MAX;
+	/* sorted copies: n log n where a list of 1024 would cost a million compares */
+	for (i = 0; i < l->n; i++)
+		old[i] = (struct mac_ref){ .mac = l->mac[i], .i = (uint16_t)i };
+	qsort(old, l->n, sizeof(*old), ref_cmp);
+	for (i = 0; i < n; i++)
+		nw[i] = (struct mac_ref){ .mac = macs[i], .i = (uint16_t)i };
+	qsort(nw, n, sizeof(*nw), ref_cmp);
+	/* a MAC listed twice counts where it comes first */
+	for (i = 0; i < n; i++)
+		dup[nw[i].i] = i > 0 && mac_cmp(&nw[i].mac, &nw[i - 1].mac) == 0;
+	for (i = 0; i < n; i++) {
+		const struct mac_ref *o;
+
+		if (dup[i])
+			continue;
+		o = bsearch(&macs[i], old, l->n, sizeof(*old), ref_mac_cmp);
+		ns[k] = o != NULL ? l->since[o->i] : 0;
+		added += o == NULL;
+		nw[k++].mac = macs[i];
 	}
 	/* k distinct MACs, all already there and as many: the same set */
 	if (added == 0 && k == l->n) {
@@ -109,7 +141,7 @@ em_learn_list_update(struct em_learn_list *l, const struct rte_ether_addr *macs,
 		return false;
 	}
 	for (i = 0; i < k; i++) {
-		l->mac[i] = nm[i];
+		l->mac[i] = nw[i].mac;
 		l->since[i] = ns[i] != 0 ? ns[i] : ++*seq;
 	}
 	l->n = (uint16_t)k;
