@@ -313,7 +313,8 @@ fill_table(struct learn_ctx *x, const struct em_learn_vport *v, uint32_t vi,
 	for (i = 0; i < nb_want; i++) {
 		if (want[i].placed)
 			continue;
-		while (free_slot < VNIC_MAC_TBL_MAX && !rte_is_zero_ether_addr(&next[free_slot].mac))
+		while (free_slot < VNIC_MAC_TBL_MAX &&
+		       !rte_is_zero_ether_addr(&next[free_slot].mac))
 			free_slot++;
 		if (free_slot == VNIC_MAC_TBL_MAX) {
 			excess++;

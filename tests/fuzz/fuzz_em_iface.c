@@ -70,7 +70,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct vnic_mac_entry st[2] = {
 		{ .mac = { { 0x02, 0xEE, 0, 0, 0, 1 } }, .dlid_sd = 9 << VNIC_DLID_SD_SHIFT },
-		{ .mac = { { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55 } }, .dlid_sd = 8 << VNIC_DLID_SD_SHIFT },
+		{ .mac = { { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55 } },
+		  .dlid_sd = 8 << VNIC_DLID_SD_SHIFT },
 	};
 	struct em_learn_vport v[NV] = {
 		{ .vesw_id = 1, .dlid = 2, .list = &lists[0] },
@@ -86,6 +87,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int i;
 	char why[128];
 	size_t off = 0;
+	bool short_reply;
 	int ret = 0;
 
 	memset(lists, 0, sizeof(lists));
@@ -101,9 +103,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(mad, 0, sizeof(mad));
 		memcpy(mad, data + off, len);
 		off += len;
-		/* the length given, as a short reply would be */
-		ret = em_iface_read_reply(&rd, mad, (data[off - len - 2] & 0x80) ? len : sizeof(mad),
-					  why, sizeof(why));
+		/* a length prefix with its top bit set: the reply is that short */
+		short_reply = data[off - len - 2] & 0x80;
+		ret = em_iface_read_reply(&rd, mad, short_reply ? len : sizeof(mad), why,
+					  sizeof(why));
 		if (rd.next > rd.total || rd.total > EM_LEARN_LIST_MAX)
 			abort();
 		if (ret < 0 && why[0] == '\0')
