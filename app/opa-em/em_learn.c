@@ -386,7 +386,8 @@ em_learn_compute(const struct em_learn_vport *v, unsigned int nb,
 			fill_table(&x, v, i, pairs, grp, nb_grp, prev[i], next[i], smacs, want);
 	if (x.nomem)
 		goto nomem;
-	qsort(res->notes, res->nb_notes, sizeof(*res->notes), em_learn_note_cmp);
+	if (res->nb_notes > 0)
+		qsort(res->notes, res->nb_notes, sizeof(*res->notes), em_learn_note_cmp);
 	for (i = 0, j = 0; i < res->nb_notes; i++)
 		if (j == 0 || em_learn_note_cmp(&res->notes[j - 1], &res->notes[i]) != 0)
 			res->notes[j++] = res->notes[i];

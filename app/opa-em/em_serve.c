@@ -247,8 +247,8 @@ report_notes(struct serve *s, const struct em_learn_result *now)
 		const struct em_learn_note *n = &now->notes[i];
 		const struct em_vport *a = &vps[n->vport], *b = &vps[n->other];
 
-		if (bsearch(n, s->last.notes, s->last.nb_notes, sizeof(*n),
-			    em_learn_note_cmp) != NULL)
+		if (s->last.nb_notes > 0 && bsearch(n, s->last.notes, s->last.nb_notes,
+						    sizeof(*n), em_learn_note_cmp) != NULL)
 			continue;
 		switch (n->kind) {
 		case EM_NOTE_IGNORED:
