@@ -421,7 +421,11 @@ em_cmd_serve(struct em_client *c, const struct em_config *cfg, const struct em_s
 		serve_free(&s);
 		return EM_EXIT_FAILED;
 	}
-	/* apply also points every node's traps at us */
+	/* apply also points every node's traps at us; a vport it did not reach
+	 * (stopped meanwhile) is not served
+	 */
+	for (i = 0; i < cfg->nb_vports; i++)
+		vport_rc[i] = EM_EXIT_FAILED;
 	rc = em_apply(c, cfg, vport_rc);
 	c->on_trap = on_trap;
 	c->trap_arg = &s;
