@@ -36,9 +36,8 @@ worse(int a, int b)
 	return a > b ? a : b;
 }
 
-/* A request's outcome as an exit code, printing what went wrong. */
-static int
-outcome(const struct em_vport *vp, uint32_t lid, const char *what, int ret, uint16_t status,
+int
+em_outcome(const struct em_vport *vp, uint32_t lid, const char *what, int ret, uint16_t status,
 	unsigned int tries)
 {
 	if (ret == -ETIMEDOUT) {
@@ -72,7 +71,7 @@ setup_node(struct em_client *c, const struct em_config *cfg, uint32_t lid)
 	int ret, rc;
 
 	ret = em_call(c, lid, VEMA_METHOD_GET, VEMA_ATTR_CLASS_PORT_INFO, 0, NULL, 0, data, &st);
-	rc = outcome(NULL, lid, "GET ClassPortInfo", ret, st, c->retries + 1);
+	rc = em_outcome(NULL, lid, "GET ClassPortInfo", ret, st, c->retries + 1);
 	if (rc != EM_EXIT_OK)
 		return rc;
 	vema_cpi_decode(data, &cpi);
@@ -83,7 +82,7 @@ setup_node(struct em_client *c, const struct em_config *cfg, uint32_t lid)
 	vema_cpi_encode(buf, &cpi);
 	ret = em_call(c, lid, VEMA_METHOD_SET, VEMA_ATTR_CLASS_PORT_INFO, 0, buf, sizeof(buf),
 		      data, &st);
-	rc = outcome(NULL, lid, "SET ClassPortInfo", ret, st, c->retries + 1);
+	rc = em_outcome(NULL, lid, "SET ClassPortInfo", ret, st, c->retries + 1);
 	if (rc != EM_EXIT_OK)
 		return rc;
 	vema_cpi_decode(data, &cpi);
@@ -165,8 +164,8 @@ diff_info(const struct em_vport *vp, const uint8_t *want, const uint8_t *got)
 
 #define CHUNK ((unsigned int)VEMA_MAC_ENTRIES_MAX)
 
-static int
-read_mac_table(struct em_client *c, const struct em_vport *vp, uint8_t *tbl, uint32_t *digest)
+int
+em_mac_table_read(struct em_client *c, const struct em_vport *vp, uint8_t *tbl, uint32_t *digest)
 {
 	uint8_t req[VEMA_MAC_TBL_HDR_LEN], data[VEMA_DATA_LEN];
 	struct vema_mac_tbl_hdr h, want;
@@ -182,7 +181,8 @@ read_mac_table(struct em_client *c, const struct em_vport *vp, uint8_t *tbl, uin
 		vema_mac_tbl_hdr_encode(req, &h);
 		ret = em_call(c, vp->node_lid, VEMA_METHOD_GET, VEMA_ATTR_MAC_ENTRIES, vp->index,
 			      req, sizeof(req), data, &st);
-		rc = outcome(vp, vp->node_lid, "GET VESWPORT_MAC_ENTRIES", ret, st, c->retries + 1);
+		rc = em_outcome(vp, vp->node_lid, "GET VESWPORT_MAC_ENTRIES", ret, st,
+				c->retries + 1);
 		if (rc != EM_EXIT_OK)
 			return rc;
 		want = h;
@@ -204,45 +204,74 @@ read_mac_table(struct em_client *c, const struct em_vport *vp, uint8_t *tbl, uin
 static uint8_t cur_tbl[VNIC_MAC_TBL_MAX * VEMA_MAC_ENTRY_LEN];
 static uint8_t want_tbl[VNIC_MAC_TBL_MAX * VEMA_MAC_ENTRY_LEN];
 
+int
+em_mac_table_write(struct em_client *c, const struct em_vport *vp, const uint8_t *cur,
+		   uint32_t cur_digest, const uint8_t *want, uint32_t digest, unsigned int *writes)
+{
+	uint8_t req[VEMA_MAC_TBL_HDR_LEN + CHUNK * VEMA_MAC_ENTRY_LEN], data[VEMA_DATA_LEN];
+	struct vema_mac_tbl_hdr h, got;
+	unsigned int off, n;
+	uint16_t st;
+	int rc, ret;
+
+	for (off = 0; off < VNIC_MAC_TBL_MAX; off += CHUNK) {
+		n = RTE_MIN(CHUNK, (unsigned int)VNIC_MAC_TBL_MAX - off);
+		/* the first chunk also carries the digest when only it differs */
+		if (memcmp(cur + off * VEMA_MAC_ENTRY_LEN, want + off * VEMA_MAC_ENTRY_LEN,
+			   n * VEMA_MAC_ENTRY_LEN) == 0 &&
+		    !(off == 0 && cur_digest != digest))
+			continue;
+		h = (struct vema_mac_tbl_hdr){
+			.offset = (uint16_t)off, .num_entries = (uint16_t)n, .digest = digest
+		};
+		vema_mac_tbl_hdr_encode(req, &h);
+		memcpy(req + VEMA_MAC_TBL_HDR_LEN, want + off * VEMA_MAC_ENTRY_LEN,
+		       n * VEMA_MAC_ENTRY_LEN);
+		ret = em_call(c, vp->node_lid, VEMA_METHOD_SET, VEMA_ATTR_MAC_ENTRIES, vp->index,
+			      req, VEMA_MAC_TBL_HDR_LEN + n * VEMA_MAC_ENTRY_LEN, data, &st);
+		rc = em_outcome(vp, vp->node_lid, "SET VESWPORT_MAC_ENTRIES", ret, st,
+				c->retries + 1);
+		if (rc != EM_EXIT_OK)
+			return rc;
+		(*writes)++;
+		/* the reply is the node's GET of that range: what it now holds */
+		vema_mac_tbl_hdr_decode(data, &got);
+		if (got.offset != h.offset || got.num_entries != h.num_entries) {
+			printf("node %u vport %u: SET VESWPORT_MAC_ENTRIES: reply covers %u+%u, wrote %u+%u\n",
+			       vp->node_lid, vp->index, got.offset, got.num_entries, h.offset,
+			       h.num_entries);
+			return EM_EXIT_FAILED;
+		}
+		if (got.digest != digest ||
+		    memcmp(data + VEMA_MAC_TBL_HDR_LEN, want + off * VEMA_MAC_ENTRY_LEN,
+			   n * VEMA_MAC_ENTRY_LEN) != 0) {
+			printf("node %u vport %u: SET VESWPORT_MAC_ENTRIES %u+%u: the reply differs from what was written\n",
+			       vp->node_lid, vp->index, h.offset, h.num_entries);
+			return EM_EXIT_FAILED;
+		}
+	}
+	return EM_EXIT_OK;
+}
+
 static int
 apply_mac_table(struct em_client *c, const struct em_vport *vp)
 {
-	uint8_t req[VEMA_MAC_TBL_HDR_LEN + CHUNK * VEMA_MAC_ENTRY_LEN], data[VEMA_DATA_LEN];
-	struct vema_mac_tbl_hdr h;
 	uint32_t digest = 0;
-	unsigned int off, i, n, writes = 0, diffs = 0;
-	uint16_t st;
-	int rc, ret;
+	unsigned int i, writes = 0, diffs = 0;
+	int rc;
 
 	memset(want_tbl, 0, sizeof(want_tbl));
 	for (i = 0; i < vp->nb_macs; i++)
 		vema_mac_entry_encode(want_tbl + i * VEMA_MAC_ENTRY_LEN, &vp->macs[i]);
-	rc = read_mac_table(c, vp, cur_tbl, &digest);
+	rc = em_mac_table_read(c, vp, cur_tbl, &digest);
 	if (rc != EM_EXIT_OK)
 		return rc;
-	for (off = 0; off < VNIC_MAC_TBL_MAX; off += CHUNK) {
-		n = RTE_MIN(CHUNK, (unsigned int)VNIC_MAC_TBL_MAX - off);
-		/* the first chunk also carries the digest when only it differs */
-		if (memcmp(cur_tbl + off * VEMA_MAC_ENTRY_LEN, want_tbl + off * VEMA_MAC_ENTRY_LEN,
-			   n * VEMA_MAC_ENTRY_LEN) == 0 &&
-		    !(off == 0 && digest != vp->digest))
-			continue;
-		h = (struct vema_mac_tbl_hdr){
-			.offset = (uint16_t)off, .num_entries = (uint16_t)n, .digest = vp->digest
-		};
-		vema_mac_tbl_hdr_encode(req, &h);
-		memcpy(req + VEMA_MAC_TBL_HDR_LEN, want_tbl + off * VEMA_MAC_ENTRY_LEN,
-		       n * VEMA_MAC_ENTRY_LEN);
-		ret = em_call(c, vp->node_lid, VEMA_METHOD_SET, VEMA_ATTR_MAC_ENTRIES, vp->index,
-			      req, VEMA_MAC_TBL_HDR_LEN + n * VEMA_MAC_ENTRY_LEN, data, &st);
-		rc = outcome(vp, vp->node_lid, "SET VESWPORT_MAC_ENTRIES", ret, st, c->retries + 1);
-		if (rc != EM_EXIT_OK)
-			return rc;
-		writes++;
-	}
+	rc = em_mac_table_write(c, vp, cur_tbl, digest, want_tbl, vp->digest, &writes);
+	if (rc != EM_EXIT_OK)
+		return rc;
 	/* read back everything: the table must now be exactly the config's */
 	if (writes > 0) {
-		rc = read_mac_table(c, vp, cur_tbl, &digest);
+		rc = em_mac_table_read(c, vp, cur_tbl, &digest);
 		if (rc != EM_EXIT_OK)
 			return rc;
 	}
@@ -288,7 +317,7 @@ apply_vport(struct em_client *c, const struct em_config *cfg, const struct em_vp
 	vema_veswport_info_encode(want, &vesw, &port);
 	ret = em_call(c, vp->node_lid, VEMA_METHOD_SET, VEMA_ATTR_VESWPORT_INFO, vp->index, want,
 		      sizeof(want), data, &st);
-	rc = outcome(vp, vp->node_lid, "SET VESWPORT_INFO", ret, st, c->retries + 1);
+	rc = em_outcome(vp, vp->node_lid, "SET VESWPORT_INFO", ret, st, c->retries + 1);
 	if (rc != EM_EXIT_OK)
 		return rc;
 	rc = apply_mac_table(c, vp);
@@ -297,7 +326,7 @@ apply_vport(struct em_client *c, const struct em_config *cfg, const struct em_vp
 	/* verify with a fresh GET: the SET's reply predates the MAC table */
 	ret = em_call(c, vp->node_lid, VEMA_METHOD_GET, VEMA_ATTR_VESWPORT_INFO, vp->index, NULL, 0,
 		      data, &st);
-	rc = outcome(vp, vp->node_lid, "GET VESWPORT_INFO", ret, st, c->retries + 1);
+	rc = em_outcome(vp, vp->node_lid, "GET VESWPORT_INFO", ret, st, c->retries + 1);
 	if (rc != EM_EXIT_OK)
 		return rc;
 	if (diff_info(vp, want, data) != 0)
@@ -346,6 +375,12 @@ node_unreachable(uint32_t lid)
 int
 em_cmd_apply(struct em_client *c, const struct em_config *cfg)
 {
+	return em_apply(c, cfg, NULL);
+}
+
+int
+em_apply(struct em_client *c, const struct em_config *cfg, int *vport_rc)
+{
 	unsigned int i;
 	int rc;
 
@@ -359,9 +394,13 @@ em_cmd_apply(struct em_client *c, const struct em_config *cfg)
 		if (node_unreachable(vp->node_lid)) {
 			printf("node %u vport %u: skipped: node unreachable\n", vp->node_lid,
 			       vp->index);
+			if (vport_rc != NULL)
+				vport_rc[i] = EM_EXIT_UNREACHABLE;
 			continue;
 		}
 		vrc = apply_vport(c, cfg, vp);
+		if (vport_rc != NULL)
+			vport_rc[i] = vrc;
 		printf("node %u vport %u: vesw %u mac %s %u MAC entries: %s\n", vp->node_lid,
 		       vp->index, vp->vesw_id, mac, vp->nb_macs,
 		       vrc == EM_EXIT_OK ? "applied" : "FAILED");
@@ -398,7 +437,7 @@ status_vport(struct em_client *c, const struct em_vport *vp)
 
 	ret = em_call(c, vp->node_lid, VEMA_METHOD_GET, VEMA_ATTR_VESWPORT_INFO, vp->index, NULL, 0,
 		      data, &st);
-	rc = outcome(vp, vp->node_lid, "GET VESWPORT_INFO", ret, st, c->retries + 1);
+	rc = em_outcome(vp, vp->node_lid, "GET VESWPORT_INFO", ret, st, c->retries + 1);
 	if (rc != EM_EXIT_OK)
 		return rc;
 	vema_veswport_info_decode(data, &vesw, &port);
@@ -412,7 +451,7 @@ status_vport(struct em_client *c, const struct em_vport *vp)
 
 	ret = em_call(c, vp->node_lid, VEMA_METHOD_GET, VEMA_ATTR_SUMMARY_COUNTERS, vp->index, NULL,
 		      0, data, &st);
-	rc = outcome(vp, vp->node_lid, "GET VESWPORT_SUMMARY_COUNTERS", ret, st, c->retries + 1);
+	rc = em_outcome(vp, vp->node_lid, "GET VESWPORT_SUMMARY_COUNTERS", ret, st, c->retries + 1);
 	if (rc != EM_EXIT_OK)
 		return rc;
 	memset(&s, 0, sizeof(s));
@@ -427,7 +466,7 @@ status_vport(struct em_client *c, const struct em_vport *vp)
 
 	ret = em_call(c, vp->node_lid, VEMA_METHOD_GET, VEMA_ATTR_ERROR_COUNTERS, vp->index, NULL,
 		      0, data, &st);
-	rc = outcome(vp, vp->node_lid, "GET VESWPORT_ERROR_COUNTERS", ret, st, c->retries + 1);
+	rc = em_outcome(vp, vp->node_lid, "GET VESWPORT_ERROR_COUNTERS", ret, st, c->retries + 1);
 	if (rc != EM_EXIT_OK)
 		return rc;
 	memset(&e, 0, sizeof(e));
@@ -461,6 +500,69 @@ em_cmd_status(struct em_client *c, const struct em_config *cfg)
 			continue;
 		}
 		vrc = status_vport(c, vp);
+		if (vrc == EM_EXIT_UNREACHABLE)
+			dead[nb_dead++] = vp->node_lid;
+		rc = worse(rc, vrc);
+	}
+	return rc;
+}
+
+/* --- table --- */
+
+static int
+table_vport(struct em_client *c, const struct em_vport *vp)
+{
+	unsigned int i, used = 0;
+	uint32_t digest = 0;
+	int rc;
+
+	rc = em_mac_table_read(c, vp, cur_tbl, &digest);
+	if (rc != EM_EXIT_OK)
+		return rc;
+	for (i = 0; i < VNIC_MAC_TBL_MAX; i++) {
+		struct vnic_mac_entry e;
+
+		vema_mac_entry_decode(cur_tbl + i * VEMA_MAC_ENTRY_LEN, &e);
+		used += !rte_is_zero_ether_addr(&e.mac);
+	}
+	printf("mac_table node=%u index=%u digest=0x%x entries=%u\n", vp->node_lid, vp->index,
+	       digest, used);
+	for (i = 0; i < VNIC_MAC_TBL_MAX; i++) {
+		char mac[RTE_ETHER_ADDR_FMT_SIZE], mask[RTE_ETHER_ADDR_FMT_SIZE];
+		struct vnic_mac_entry e;
+
+		vema_mac_entry_decode(cur_tbl + i * VEMA_MAC_ENTRY_LEN, &e);
+		if (rte_is_zero_ether_addr(&e.mac))
+			continue;
+		rte_ether_format_addr(mac, sizeof(mac), &e.mac);
+		rte_ether_format_addr(mask, sizeof(mask), &e.mask);
+		printf("entry node=%u index=%u slot=%u mac=%s dlid=%u%s%s%s\n", vp->node_lid,
+		       vp->index, i, mac, e.dlid_sd >> VNIC_DLID_SD_SHIFT,
+		       (e.dlid_sd & VNIC_DLID_SD_SMAC) ? " smac=1" : "",
+		       rte_is_zero_ether_addr(&e.mask) ? "" : " mask=",
+		       rte_is_zero_ether_addr(&e.mask) ? "" : mask);
+	}
+	return EM_EXIT_OK;
+}
+
+int
+em_cmd_table(struct em_client *c, const struct em_config *cfg)
+{
+	static uint32_t dead[EM_MAX_NODES];
+	unsigned int i, j, nb_dead = 0;
+	int rc = EM_EXIT_OK, vrc;
+
+	for (i = 0; i < cfg->nb_vports && !*c->stop; i++) {
+		const struct em_vport *vp = &cfg->vports[i];
+
+		for (j = 0; j < nb_dead && dead[j] != vp->node_lid; j++)
+			;
+		if (j < nb_dead) {
+			printf("node %u vport %u: skipped: node unreachable\n", vp->node_lid,
+			       vp->index);
+			continue;
+		}
+		vrc = table_vport(c, vp);
 		if (vrc == EM_EXIT_UNREACHABLE)
 			dead[nb_dead++] = vp->node_lid;
 		rc = worse(rc, vrc);
@@ -522,7 +624,7 @@ print_iface_macs(struct em_client *c, uint32_t lid, uint8_t index, uint16_t attr
 		h = (struct vema_iface_hdr){ .start_idx = (uint16_t)start };
 		vema_iface_hdr_encode(req, &h);
 		ret = em_call(c, lid, VEMA_METHOD_GET, attr, index, req, sizeof(req), data, &st);
-		rc = outcome(NULL, lid, vema_attr_name(attr), ret, st, c->retries + 1);
+		rc = em_outcome(NULL, lid, vema_attr_name(attr), ret, st, c->retries + 1);
 		if (rc != EM_EXIT_OK) {
 			printf("\n");
 			return rc;
@@ -564,7 +666,7 @@ handle_event(struct em_client *c, const struct em_trap *t)
 	case VEMA_TRAP_LINK_STATUS_CHANGE:
 		ret = em_call(c, t->slid, VEMA_METHOD_GET, VEMA_ATTR_VESWPORT_INFO,
 			      t->t.vport_index, NULL, 0, data, &st);
-		rc = outcome(NULL, t->slid, "GET VESWPORT_INFO", ret, st, c->retries + 1);
+		rc = em_outcome(NULL, t->slid, "GET VESWPORT_INFO", ret, st, c->retries + 1);
 		if (rc != EM_EXIT_OK)
 			return rc;
 		vema_veswport_info_decode(data, &vesw, &port);

@@ -24,10 +24,108 @@ struct em_watch_opts {
 	unsigned int seconds; /**< stop after this long (0: never) */
 };
 
+/** Options of serve. */
+struct em_serve_opts {
+	unsigned int seconds; /**< stop after this long (0: never) */
+	unsigned int poll_ms; /**< read every interface list this often */
+};
+
 /**
  * opa-em apply: configure every vport of @p cfg, then verify by reading back.
  */
 int em_cmd_apply(struct em_client *c, const struct em_config *cfg);
+
+/**
+ * What em_cmd_apply() does, with each vport's outcome.
+ *
+ * @param c
+ *   The client.
+ * @param cfg
+ *   The configuration.
+ * @param vport_rc
+ *   NULL, or per vport of @p cfg: its exit code (EM_EXIT_OK: applied).
+ * @return
+ *   The worst exit code.
+ */
+int em_apply(struct em_client *c, const struct em_config *cfg, int *vport_rc);
+
+/**
+ * opa-em table: every vport's MAC table, read with GETs.
+ */
+int em_cmd_table(struct em_client *c, const struct em_config *cfg);
+
+/**
+ * opa-em serve: apply, then keep the MAC tables in step with the stations
+ * the vports report (em_learn.h has the rules) until *c->stop or
+ * @p o->seconds.
+ */
+int em_cmd_serve(struct em_client *c, const struct em_config *cfg,
+		 const struct em_serve_opts *o);
+
+/* --- shared by the commands --- */
+
+/**
+ * A request's outcome as an exit code, printing what went wrong.
+ *
+ * @param vp
+ *   The vport asked about, or NULL (a node-wide request).
+ * @param lid
+ *   The node.
+ * @param what
+ *   The request, as printed ("GET VESWPORT_INFO").
+ * @param ret
+ *   em_call()'s return.
+ * @param status
+ *   The reply's status.
+ * @param tries
+ *   Tries made, as printed after a timeout.
+ * @return
+ *   EM_EXIT_OK, EM_EXIT_FAILED or EM_EXIT_UNREACHABLE.
+ */
+int em_outcome(const struct em_vport *vp, uint32_t lid, const char *what, int ret,
+	       uint16_t status, unsigned int tries);
+
+/**
+ * Read a vport's whole MAC table (each reply must cover the range asked).
+ *
+ * @param c
+ *   The client.
+ * @param vp
+ *   The vport.
+ * @param tbl
+ *   Filled: VNIC_MAC_TBL_MAX encoded entries.
+ * @param digest
+ *   Filled: the table's digest.
+ * @return
+ *   An exit code.
+ */
+int em_mac_table_read(struct em_client *c, const struct em_vport *vp, uint8_t *tbl,
+		      uint32_t *digest);
+
+/**
+ * Write the chunks of @p want that differ from @p cur (the first chunk also
+ * when only the digest differs); each SET's reply must hold what was written.
+ *
+ * @param c
+ *   The client.
+ * @param vp
+ *   The vport.
+ * @param cur
+ *   The table on the node (VNIC_MAC_TBL_MAX encoded entries).
+ * @param cur_digest
+ *   Its digest.
+ * @param want
+ *   The table wanted.
+ * @param digest
+ *   Its digest.
+ * @param writes
+ *   Incremented per SET sent.
+ * @return
+ *   An exit code.
+ */
+int em_mac_table_write(struct em_client *c, const struct em_vport *vp, const uint8_t *cur,
+		       uint32_t cur_digest, const uint8_t *want, uint32_t digest,
+		       unsigned int *writes);
 
 /**
  * opa-em status: state and counters of every vport of @p cfg.

@@ -6,7 +6,7 @@
  * opa-em: the Ethernet Manager. Configures VNIC ports through their VEMA
  * agents over one fabric port (any DPDK port carrying 16B packets).
  *
- *   opa-em [EAL options] -- [options] apply|status|watch CONFIG
+ *   opa-em [EAL options] -- [options] apply|status|table|watch|serve CONFIG
  */
 
 #include <errno.h>
@@ -40,14 +40,19 @@ usage(const char *prog)
 		"commands:\n"
 		"  apply    configure every vport of CONFIG, verify by reading back\n"
 		"  status   print state and counters of every vport of CONFIG\n"
+		"  table    print every vport's MAC table, read from its node\n"
 		"  watch    print traps; re-read MAC lists and link state on each\n"
+		"  serve    apply, then keep the MAC tables in step with the stations\n"
+		"           the vports report, until SIGINT/SIGTERM or --seconds\n"
 		"options:\n"
 		"  --port N          fabric port id (default 0)\n"
 		"  --timeout-ms N    wait per try (default 500)\n"
 		"  --retries N       resends after the first try (default 3)\n"
 		"  --link-wait-ms N  wait for the fabric port's link (default 5000)\n"
 		"  --count N         watch: stop after N traps (exit 3 if fewer came)\n"
-		"  --seconds N       watch: stop after N seconds\n"
+		"  --seconds N       watch, serve: stop after N seconds\n"
+		"  --poll-ms N       serve: read every interface list this often\n"
+		"                    (default 2000; traps ask sooner)\n"
 		"exit: 0 ok, 1 usage or bad config (nothing sent), 2 error status or\n"
 		"      read-back mismatch, 3 node unreachable (or too few traps)\n",
 		prog);
@@ -57,6 +62,7 @@ usage(const char *prog)
 struct em_opts {
 	uint64_t port, timeout, retries, link_wait;
 	struct em_watch_opts wo;
+	struct em_serve_opts so;
 	const char *cmd, *path;
 };
 
@@ -71,55 +77,65 @@ parse_args(int argc, char **argv, struct em_opts *o)
 		{ "link-wait-ms", required_argument, NULL, 'l' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "seconds", required_argument, NULL, 's' },
+		{ "poll-ms", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t v;
-	int opt;
+	static const char *const cmds[] = { "apply", "status", "table", "watch", "serve" };
+	uint64_t v = 0;
+	int opt, idx = 0;
+	unsigned int i;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", longopts, &idx)) != -1) {
+		const char *name = longopts[idx].name;
 		bool ok = true;
 
 		switch (opt) {
 		case 'p':
-			ok = omni_parse_uint(optarg, 0, RTE_MAX_ETHPORTS - 1, OMNI_NUM_DEC,
-					     &o->port) == 0;
+			ok = omni_num_opt("opa-em", name, optarg, 0, RTE_MAX_ETHPORTS - 1,
+					  OMNI_NUM_DEC, &o->port);
 			break;
 		case 't':
-			ok = omni_parse_uint(optarg, 1, 3600000, OMNI_NUM_DEC, &o->timeout) == 0;
+			ok = omni_num_opt("opa-em", name, optarg, 1, 3600000, OMNI_NUM_DEC,
+					  &o->timeout);
 			break;
 		case 'r':
-			ok = omni_parse_uint(optarg, 0, 100, OMNI_NUM_DEC, &o->retries) == 0;
+			ok = omni_num_opt("opa-em", name, optarg, 0, 100, OMNI_NUM_DEC,
+					  &o->retries);
 			break;
 		case 'l':
-			ok = omni_parse_uint(optarg, 0, 3600000, OMNI_NUM_DEC, &o->link_wait) == 0;
+			ok = omni_num_opt("opa-em", name, optarg, 0, 3600000, OMNI_NUM_DEC,
+					  &o->link_wait);
 			break;
 		case 'c':
-			ok = omni_parse_uint(optarg, 0, UINT_MAX, OMNI_NUM_DEC, &v) == 0;
+			ok = omni_num_opt("opa-em", name, optarg, 0, UINT_MAX, OMNI_NUM_DEC, &v);
 			o->wo.count = (unsigned int)v;
 			break;
 		case 's':
-			ok = omni_parse_uint(optarg, 0, 86400 * 365, OMNI_NUM_DEC, &v) == 0;
+			ok = omni_num_opt("opa-em", name, optarg, 0, 86400 * 365, OMNI_NUM_DEC, &v);
 			o->wo.seconds = (unsigned int)v;
+			o->so.seconds = (unsigned int)v;
+			break;
+		case 'P':
+			ok = omni_num_opt("opa-em", name, optarg, 10, 3600000, OMNI_NUM_DEC, &v);
+			o->so.poll_ms = (unsigned int)v;
 			break;
 		case 'h':
 			usage(argv[0]);
 			return EM_EXIT_OK;
 		default:
 			ok = false;
-			optarg = NULL;
 			break;
 		}
 		if (!ok) {
-			if (optarg != NULL)
-				fprintf(stderr, "opa-em: bad value '%s'\n", optarg);
 			usage(argv[0]);
 			return EM_EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 2 || (strcmp(argv[optind], "apply") != 0 &&
-				   strcmp(argv[optind], "status") != 0 &&
-				   strcmp(argv[optind], "watch") != 0)) {
+	for (i = 0; argc - optind == 2 && i < RTE_DIM(cmds); i++)
+		if (strcmp(argv[optind], cmds[i]) == 0)
+			break;
+	if (argc - optind != 2 || i == RTE_DIM(cmds)) {
 		usage(argv[0]);
 		return EM_EXIT_USAGE;
 	}
@@ -138,6 +154,10 @@ run_cmd(struct em_client *client, const struct em_opts *o, struct em_config *cfg
 		rc = em_cmd_apply(client, cfg);
 	else if (strcmp(o->cmd, "status") == 0)
 		rc = em_cmd_status(client, cfg);
+	else if (strcmp(o->cmd, "table") == 0)
+		rc = em_cmd_table(client, cfg);
+	else if (strcmp(o->cmd, "serve") == 0)
+		rc = em_cmd_serve(client, cfg, &o->so);
 	else
 		rc = em_cmd_watch(client, cfg, &o->wo, &omni_stop);
 	fprintf(stderr, "opa-em: requests %" PRIu64 ", retries %" PRIu64 ", timeouts %"
@@ -150,7 +170,8 @@ run_cmd(struct em_client *client, const struct em_opts *o, struct em_config *cfg
 int
 main(int argc, char **argv)
 {
-	struct em_opts o = { .timeout = 500, .retries = 3, .link_wait = 5000 };
+	struct em_opts o = { .timeout = 500, .retries = 3, .link_wait = 5000,
+			     .so = { .poll_ms = 2000 } };
 	struct em_client client;
 	struct em_config cfg;
 	bool port_used = false;

@@ -14,6 +14,7 @@
  *          (DLID from the default ports: DLID 0, i.e. tx_dlid_zero, when the
  *          vesw has none); rx: 4 VLAN-tagged frames of 1500 bytes;
  *  - SIGUSR1 adds a unicast MAC to every vport's interface list (a trap);
+ *    SIGUSR2 takes off every MAC SIGUSR1 added (a trap where one was);
  *  - SIGTERM/SIGINT end it, printing the agent's counters.
  * For testing the EM against a hostile node, --lie-mac-count N rewrites the
  * entry count of every MAC-table reply to N.
@@ -44,8 +45,10 @@
 
 #define BURST 32
 
-/* SIGUSR1: add a MAC to every vport (SIGINT and SIGTERM set omni_stop) */
-static volatile sig_atomic_t add_mac;
+/* SIGUSR1: add a MAC to every vport; SIGUSR2: clear them (SIGINT and
+ * SIGTERM set omni_stop)
+ */
+static volatile sig_atomic_t add_mac, clear_macs;
 
 static struct vnic_txq_stats txq[VEMA_VPORTS_MAX];
 static struct vnic_rxq_stats rxq[VEMA_VPORTS_MAX];
@@ -58,6 +61,13 @@ on_usr1(int sig)
 {
 	(void)sig;
 	add_mac = 1;
+}
+
+static void
+on_usr2(int sig)
+{
+	(void)sig;
+	clear_macs = 1;
 }
 
 static void
@@ -165,6 +175,23 @@ add_iface_macs(struct vema_agent *a)
 		nb_extra[i]++;
 		(void)vnic_vport_set_iface_macs(vp, VNIC_LIST_UCAST, extra_macs[i], nb_extra[i]);
 		printf("vema-host: vport %u: %u extra unicast MACs\n", i, nb_extra[i]);
+	}
+	fflush(stdout);
+}
+
+static void
+clear_iface_macs(struct vema_agent *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < VEMA_VPORTS_MAX; i++) {
+		struct vnic_vport *vp = vema_agent_vport(a, (uint8_t)i);
+
+		if (vp == NULL || nb_extra[i] == 0)
+			continue;
+		nb_extra[i] = 0;
+		(void)vnic_vport_set_iface_macs(vp, VNIC_LIST_UCAST, NULL, 0);
+		printf("vema-host: vport %u: 0 extra unicast MACs\n", i);
 	}
 	fflush(stdout);
 }
@@ -280,6 +307,10 @@ serve(struct vema_agent *a, uint16_t port, struct rte_mempool *pool, uint64_t li
 			add_mac = 0;
 			add_iface_macs(a);
 		}
+		if (clear_macs) {
+			clear_macs = 0;
+			clear_iface_macs(a);
+		}
 		now_ns = (uint64_t)((double)rte_get_timer_cycles() * 1e9 / (double)hz);
 		while ((len = vema_agent_poll(a, now_ns, out, sizeof(out))) > 0)
 			send_pkt(port, pool, out, len);
@@ -331,6 +362,7 @@ main(int argc, char **argv)
 	}
 	omni_stop_on_signals();
 	signal(SIGUSR1, on_usr1);
+	signal(SIGUSR2, on_usr2);
 	printf("vema-host: LID %" PRIu64 " listening on port %" PRIu64 "\n", o.lid, o.port);
 	fflush(stdout);
 	serve(a, (uint16_t)o.port, pool, o.lie);

@@ -9,7 +9,9 @@
 # status reads back state and counters (vema-host's synthetic traffic, whose
 # figures are worked out below from the counting rules); an unreachable node
 # is reported with exit 3 while the others are applied; watch receives the
-# MAC-change traps and re-reads the interface lists.
+# MAC-change traps and re-reads the interface lists; serve (two nodes and a
+# second, reading EM on opa-switch) puts a MAC one node adds into the other
+# node's MAC table, moves it, removes it, and finds a change without a trap.
 #
 # Usage: test_opa_em.sh SRC_DIR BUILD_DIR
 set -uo pipefail
@@ -239,4 +241,135 @@ expect_eq "host: only the requests for LID 9 dropped (as wrong_dest)" \
 	"$(grep -o 'not_fm [0-9]* wrong_dest [0-9]* short [0-9]* base_version [0-9]*' "$work/host.err")"
 expect_eq "host: every reply carried status 0" "(errors 0)" \
 	"$(grep -o '(errors [0-9]*)' "$work/host.err")"
+
+# --- 7. serve: two nodes (LIDs 2 and 3), the serving EM (LID 1) and a
+# second EM that only reads (LID 9), each a client of opa-switch
+# (scripts/fabric.sh). A MAC a node's vport adds (vema-host SIGUSR1) must
+# reach the other node's vport of the same vesw as a MAC-table entry with
+# that node's LID, read back with GETs by the second EM.
+. "$src/scripts/fabric.sh"
+serve_pid=
+hosts=()
+on_exit '[ -n "$serve_pid" ] && stop "$serve_pid" 30; for p in "${hosts[@]}"; do stop "$p" 30 TERM; done; switch_stop TERM'
+switch_start em n2 n3 rd -- --route 1=0 --route 2=1 --route 3=2 --route 9=3 --stats-period 0
+for lid in 2 3; do
+	"$host" $fabric_eal --file-prefix "$prefix-n$lid" $(switch_port "n$lid") -- --lid $lid \
+		> "$work/n$lid.out" 2> "$work/n$lid.err" &
+	hosts+=($!)
+	wait_log "$work/n$lid.out" listening 60
+	switch_link_wait $((lid - 1)) up
+done
+n2_pid=${hosts[0]}
+n3_pid=${hosts[1]}
+# vesw 10 on both nodes (node 3's vport with a static entry), vesw 20 on node 3 only
+cat > "$work/serve.yaml" <<YAML
+em: { lid: 1 }
+vesws:
+  - { id: 10, pkey: 0x8001, mcast_dlid: 0xf00001, ucast_dlids: [2, 3] }
+  - { id: 20, pkey: 0x8002, mcast_dlid: 0xf00002 }
+vports:
+  - { node_lid: 2, index: 0, vesw: 10 }
+  - { node_lid: 3, index: 0, vesw: 10, mac_table: [ { mac: "02:00:00:00:00:99", dlid: 7 } ] }
+  - { node_lid: 3, index: 1, vesw: 20 }
+YAML
+sed 's/^em: { lid: 1 }/em: { lid: 9 }/' "$work/serve.yaml" > "$work/reader.yaml"
+
+# serve_start OUT POLL_MS: opa-em serve in the background, until it serves
+serve_start() {
+	timeout -k 5 300 "$em" --lcores 0@0 $fabric_eal --file-prefix "$prefix-em" \
+		$(switch_port em) -- --timeout-ms 1000 --retries 2 --poll-ms "$2" \
+		serve "$work/serve.yaml" > "$work/$1" 2>&1 &
+	serve_pid=$!
+	wait_log "$work/$1" '^serving' 60
+}
+# serve_stop: SIGINT, its exit status in $rc
+serve_stop() {
+	stop "$serve_pid" 60 INT
+	rc=$?
+	serve_pid=
+}
+# reader ARGS...: the second EM (LID 9) on reader.yaml; output in $out,
+# exit status in $rc
+reader() {
+	out=$(timeout -k 5 120 "$em" --lcores 0@0 $fabric_eal --file-prefix "$prefix-rd" \
+		$(switch_port rd) -- --timeout-ms 1000 --retries 2 "$@" "$work/reader.yaml" 2>&1)
+	rc=$?
+}
+# tables: every vport's MAC-table entries, read with GETs by the second EM,
+# as "NODE/INDEX MAC DLID" joined by '|'
+tables() {
+	reader table
+	echo "$out" | grep '^entry ' |
+		sed -E 's#^entry node=([0-9]+) index=([0-9]+) slot=[0-9]+ mac=([^ ]+) dlid=([0-9]+).*#\1/\2 \3 \4#' |
+		paste -sd'|'
+}
+# serve_counters OUT KEY...: "KEY=VALUE ..." from serve's closing line
+serve_counters() {
+	local o=$1 k
+	shift
+	for k in "$@"; do
+		grep '^serve:' "$work/$o" | tr ' ' '\n' | grep "^$k="
+	done | paste -sd' '
+}
+mac_a=02:EE:00:00:00:01   # what SIGUSR1 adds to a node's vport 0
+table_line='^node 3 vport 0: MAC table: 1 static \+'
+
+# 7a. traps: the poll period (10 min) cannot be what finds the changes
+serve_start serve1.out 600000
+expect_eq "serve: applies first, then serves every vport" \
+	"serving 3 of 3 vports: traps to LID 1, lists read every 600000 ms" \
+	"$(grep '^serving' "$work/serve1.out")"
+kill -USR1 $n2_pid
+wait_log "$work/serve1.out" "$table_line 1 learned" 30
+expect_eq "serve: node 2's new MAC learned on vesw 10 at DLID 2" \
+	"learned vesw=10 mac=$mac_a dlid=2 (node 2 vport 0)" "$(grep '^learned' "$work/serve1.out")"
+expect_eq "serve: read back: node 3's vport 0 holds it with DLID 2 after its static entry; node 2's own table and vesw 20 get nothing" \
+	"3/0 02:00:00:00:00:99 7|3/0 $mac_a 2" "$(tables)"
+# node 3 now lists the same MAC on its vport 0 (the station moved there),
+# and one on vport 1 (vesw 20, where it is alone)
+kill -USR1 $n3_pid
+wait_log "$work/serve1.out" '^moved' 30
+wait_log "$work/serve1.out" "$table_line 0 learned" 30
+expect_eq "serve: a MAC on two nodes, the latest wins: moved, and said once as a conflict" \
+	"moved vesw=10 mac=$mac_a dlid=3 (node 3 vport 0, was node 2 vport 0)|conflict vesw=10 mac=$mac_a: node 3 vport 0 reported it last, node 2 vport 0 also reports it" \
+	"$(grep -E '^(moved|conflict)' "$work/serve1.out" | paste -sd'|')"
+expect_eq "serve: read back: no vport holds a MAC it lists itself" \
+	"3/0 02:00:00:00:00:99 7" "$(tables)"
+# node 3 clears its lists: the station is node 2's again
+kill -USR2 $n3_pid
+wait_log "$work/serve1.out" '^moved' 30 2
+wait_log "$work/serve1.out" "$table_line 1 learned" 30 2
+expect_eq "serve: read back: node 3's vport 0 names node 2 again" \
+	"3/0 02:00:00:00:00:99 7|3/0 $mac_a 2" "$(tables)"
+# node 2's list shrinks: the entry goes from node 3's table
+kill -USR2 $n2_pid
+wait_log "$work/serve1.out" "^forgot vesw=10 mac=$mac_a" 30
+wait_log "$work/serve1.out" "$table_line 0 learned" 30 2
+expect_eq "serve: read back: the entry removed, the static one kept" \
+	"3/0 02:00:00:00:00:99 7" "$(tables)"
+serve_stop
+grep -vE '^EAL|memif' "$work/serve1.out" | sed 's/^/# /'
+expect_eq "serve: SIGINT ends it with exit 0" "0" "$rc"
+expect_eq "serve: what it learned and forgot, the rules it applied, the traps that asked" \
+	"learned=2 forgot=2 moved=2 static_wins=0 conflicts=1 over_limit=0 ignored=0 list_errors=0 table_errors=0 traps=6" \
+	"$(serve_counters serve1.out learned forgot moved static_wins conflicts over_limit ignored \
+		list_errors table_errors traps)"
+expect_eq "serve: every request answered" "timeouts 0" \
+	"$(grep -o 'timeouts [0-9]*' "$work/serve1.out")"
+
+# 7b. a lost trap: the second EM points the nodes' traps at itself (watch
+# sets ClassPortInfo), so serve hears none; its poll (500 ms) still finds
+# the change
+serve_start serve2.out 500
+reader --seconds 1 watch
+expect_eq "serve: the second EM takes the traps (watch, exit 0)" "0" "$rc"
+kill -USR1 $n2_pid
+wait_log "$work/serve2.out" "$table_line 1 learned" 30
+expect_eq "serve: without a trap, a poll learns it" \
+	"learned vesw=10 mac=$mac_a dlid=2 (node 2 vport 0)" "$(grep '^learned' "$work/serve2.out")"
+expect_eq "serve: read back after the poll: node 3's vport 0 holds it" \
+	"3/0 02:00:00:00:00:99 7|3/0 $mac_a 2" "$(tables)"
+serve_stop
+expect_eq "serve: SIGINT, exit 0; no trap reached it" "0 traps=0" \
+	"$rc $(serve_counters serve2.out traps)"
 finish
