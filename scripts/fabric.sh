@@ -206,12 +206,39 @@ vrdma_perf() {
 		--log-level=lib.vhost.config:warning --file-prefix "$prefix-p$vrdma_perf_runs" -- "$@"
 }
 
+# em_serve_start CONFIG [OPTIONS...]: opa-em serve in the background on the
+# switch's em port (log $work/em-serve.log), until it serves: it applies
+# CONFIG, then keeps the vesws' MAC tables in step with the stations the
+# nodes report. Only one EM at a time holds the em port: stop it
+# (em_serve_stop) before em apply or em status.
+em_serve_pid=
+em_serve_start() {
+	local conf=$1
+	shift
+	timeout -k 5 900 stdbuf -oL "$build/app/opa-em/opa-em" --lcores 0@0 $fabric_eal \
+		--file-prefix "$prefix-em" $(switch_port em) -- --poll-ms 500 "$@" serve "$conf" \
+		> "$work/em-serve.log" 2>&1 &
+	em_serve_pid=$!
+	wait_log "$work/em-serve.log" '^serving [0-9]+ of [0-9]+ vports' 60
+}
+
+# em_serve_stop: SIGINT; its exit status (0: everything applied and served).
+em_serve_stop() {
+	local rc=0
+	[ -n "$em_serve_pid" ] || return 0
+	stop "$em_serve_pid" 30 || rc=$?
+	em_serve_pid=
+	rm -rf "/var/run/dpdk/$prefix-em"
+	return $rc
+}
+
 # Stop the nodes, the switch stays: node A's testpmd, node B's l2fwd-vnic,
 # the RDMA nodes. Sets a_rc and b_rc. A loaded 2-core machine can starve an
 # exit for seconds: 30 s each.
 fabric_nodes_stop() {
 	a_rc=0
 	b_rc=0
+	em_serve_stop || echo "fabric: opa-em serve did not exit cleanly" >&2
 	testpmd_quit 30 || a_rc=$?
 	if [ -n "$b_pid" ]; then
 		stop "$b_pid" 30 || b_rc=$?

@@ -5,8 +5,9 @@
 # RDMA for guests across the Omni-Path fabric (scripts/fabric.sh): two
 # nodes, each a vhost-user-rdma backend whose wire is vport 0 of a
 # net_opa_vnic device on a net_hfi1 model, joined by opa-switch and
-# configured by opa-em; vrdma-perf plays the guests (side A on node A's
-# device, side B on node B's):
+# configured by opa-em (sections 1-3: `serve`, its MAC tables learned from
+# the stations the backends announce; 4-5: `apply`, static tables);
+# vrdma-perf plays the guests (side A on node A's device, side B on node B's):
 #
 #   vrdma-perf A -- vhost-user-rdma (node A, LID 1) -- VNIC vport 0 (vesw 1)
 #                      |  RoCE v2 in Ethernet in OPA 16B, through opa-switch
@@ -42,8 +43,19 @@ on_exit 'fabric_stop >/dev/null 2>&1'
 
 # The EM's configuration: vport 0 of each node on vesw 1 (B's on VESW),
 # vport 1 on vesw 2 (B's on VESW1; a node's two vports on one vesw would
-# share its LMAC); the MAC tables route the stations behind each node.
-em_conf() { # FILE VESW VESW1
+# share its LMAC). With STATIC, each vport's MAC table routes the stations
+# behind the other node; without, opa-em serve learns them from the
+# stations the backends announce on their VNIC ports.
+em_conf() { # FILE VESW VESW1 [STATIC]
+	local ta= tb=
+	if [ -n "${4:-}" ]; then
+		ta="    mac_table:
+      - { mac: \"$FABRIC_RDMA_MAC_B\", dlid: $FABRIC_B_LID }
+      - { mac: \"$mac_b1\", dlid: $FABRIC_B_LID }"
+		tb="    mac_table:
+      - { mac: \"$FABRIC_RDMA_MAC_A\", dlid: $FABRIC_A_LID }
+      - { mac: \"$guestmac\", dlid: $FABRIC_A_LID }"
+	fi
 	cat > "$1" <<EOF
 em: { lid: $FABRIC_EM_LID }
 vesws:
@@ -54,18 +66,18 @@ vports:
   - node_lid: $FABRIC_A_LID
     index: 0
     vesw: 1
-    mac_table:
-      - { mac: "$FABRIC_RDMA_MAC_B", dlid: $FABRIC_B_LID }
-      - { mac: "$mac_b1", dlid: $FABRIC_B_LID }
+$ta
   - { node_lid: $FABRIC_A_LID, index: 1, vesw: 2 }
   - node_lid: $FABRIC_B_LID
     index: 0
     vesw: $2
-    mac_table:
-      - { mac: "$FABRIC_RDMA_MAC_A", dlid: $FABRIC_A_LID }
-      - { mac: "$guestmac", dlid: $FABRIC_A_LID }
+$tb
   - { node_lid: $FABRIC_B_LID, index: 1, vesw: $3 }
 EOF
+}
+# learned LOG MAC DLID: opa-em serve learned that station behind that LID
+learned() {
+	wait_log "$1" "^learned vesw=1 mac=$2 dlid=$3 " 30 || grep -qi "^learned vesw=1 mac=$2 dlid=$3 " "$1"
 }
 
 # node B's second device; QEMU's MAC of the guest's NIC (its default)
@@ -76,9 +88,20 @@ rdma_node_start a -- -s "$work/a.sock" ||
 	fail "node A's backend serves" "$(tail -5 "$work/rdma-a.log")"
 rdma_node_start b -- -s "$work/b.sock" ||
 	fail "node B's backend serves" "$(tail -5 "$work/rdma-b.log")"
-em_conf "$work/em.yaml" 1 2
-out=$(em apply "$work/em.yaml")
-expect_eq "opa-em configures both nodes' vports" 0 $?
+em_conf "$work/learn.yaml" 1 2
+em_conf "$work/em.yaml" 1 2 static
+em_serve_start "$work/learn.yaml"
+expect_eq "opa-em serve configures both nodes' vports (no MAC table in its file)" 0 $?
+# The backends announce their devices' MACs on their VNIC ports; serve reads
+# the interface lists and writes each into the other node's MAC table.
+mac_up() { echo "$1" | tr a-f A-F; }
+if learned "$work/em-serve.log" "$(mac_up "$FABRIC_RDMA_MAC_A")" "$FABRIC_A_LID" &&
+   learned "$work/em-serve.log" "$(mac_up "$FABRIC_RDMA_MAC_B")" "$FABRIC_B_LID"; then
+	pass "opa-em serve learned each node's device MAC from its VNIC port and routed it"
+else
+	fail "opa-em serve learned each node's device MAC from its VNIC port" \
+		"$(grep -E '^(learned|node|serve)' "$work/em-serve.log" | tail -6)"
+fi
 if grep -q '^wire: port [0-9]* (net_opa_vnic_a_vp0)' "$work/rdma-a.log" &&
    grep -q '^wire: port [0-9]* (net_opa_vnic_b_vp0)' "$work/rdma-b.log"; then
 	pass "each backend's wire is its node's VNIC vport 0"
@@ -112,6 +135,8 @@ perf_run "UD SEND 1024 B x 5000" --mode ud_send_bw --size 1024 --iters 5000
 perf_run "RC SEND latency 64 B x 1000" --mode send_lat --iters 1000
 
 # --- 2. the counters agree, nothing lost
+em_serve_stop
+expect_eq "opa-em serve ends on SIGINT with exit 0" 0 $?
 em status "$work/em.yaml" > "$work/status.txt" 2>&1
 summary() { # LID FIELD: node LID vport 0's counter FIELD as the EM read it
 	grep "^summary node=$1 index=0 " "$work/status.txt" | grep -o " $2=[0-9]*" | cut -d= -f2
@@ -154,8 +179,10 @@ rdma_node_start a -- -s "$work/g.sock" ||
 	fail "node A's backend serves the guest" "$(tail -5 "$work/rdma-a.log")"
 rdma_node_start b -- -s "$work/r.sock" -s "$work/u.sock" ||
 	fail "node B's backend serves two devices" "$(tail -5 "$work/rdma-b.log")"
-out=$(em apply "$work/em.yaml")
-expect_eq "opa-em configures the restarted nodes" 0 $?
+em_serve_start "$work/learn.yaml"
+expect_eq "opa-em serve configures the restarted nodes" 0 $?
+learned "$work/em-serve.log" "$(mac_up "$mac_b1")" "$FABRIC_B_LID" ||
+	fail "opa-em serve learned node B's second device" "$(grep -E '^learned' "$work/em-serve.log")"
 pp() { # NAME SOCKET rc|ud PORT GID-IP SIZE [ARGS]: a pingpong server on node B's device
 	timeout 600 "$build/app/vrdma-perf/vrdma-perf" -l 0 $fabric_eal --file-prefix "$prefix-$1" \
 		-- -a "$2" --pingpong "$3" --listen "$4" --gid-ip "$5" \
@@ -211,6 +238,13 @@ else
 	fail "node B resolves the guest's MAC by ARP across the vesw" \
 		"$(grep -a -E 'neighbours|Ethernet queue|client MAC' "$work/ud.log")"
 fi
+if grep -qi "^learned vesw=1 mac=$guestmac dlid=$FABRIC_A_LID " "$work/em-serve.log"; then
+	pass "opa-em serve learned the guest's MAC (behind node A's backend) and routed it to node B"
+else
+	fail "opa-em serve learned the guest's MAC behind node A" "$(grep -E '^learned' "$work/em-serve.log")"
+fi
+em_serve_stop
+expect_eq "opa-em serve ends on SIGINT with exit 0 (guest section)" 0 $?
 rdma_node_stop a
 expect_eq "node A's backend (the guest's) exits 0 with every mbuf back" 0 $?
 rdma_node_stop b
@@ -240,7 +274,7 @@ rdma_node_start b -- -s "$work/b.sock" --stats 1 ||
 	fail "node B's backend serves again" "$(tail -5 "$work/rdma-b.log")"
 em apply "$work/em.yaml" > /dev/null
 expect_eq "opa-em configures the restarted nodes for the fault tests" 0 $?
-em_conf "$work/moved.yaml" 2 3
+em_conf "$work/moved.yaml" 2 3 static
 stream() { # NAME ITERS [ARGS...]: a verified RC WRITE stream in the background, until it runs
 	local name=$1 iters=$2 before
 	shift 2
@@ -282,8 +316,14 @@ em apply "$work/em.yaml" > /dev/null
 r0=$(retransmits)
 stream moveback 30000 --qp-timeout 18 --retry-cnt 6 ||
 	fail "the stream runs before the round trip to vesw 2" "$(tail -3 "$work/moveback.log")"
-em apply "$work/moved.yaml" > /dev/null && em apply "$work/em.yaml" > /dev/null
-expect_eq "opa-em moves node B's vport 0 to vesw 2 and back while the stream runs" 0 $?
+em apply "$work/moved.yaml" > "$work/em-there.txt" && em apply "$work/em.yaml" > "$work/em-back.txt"
+rc=$?
+if [ $rc -eq 0 ]; then
+	pass "opa-em moves node B's vport 0 to vesw 2 and back while the stream runs"
+else
+	fail "opa-em moves node B's vport 0 to vesw 2 and back while the stream runs" "rc=$rc
+$(cat "$work/em-there.txt" "$work/em-back.txt" 2>/dev/null | tail -8)"
+fi
 reap "$stream_pid" 120
 rc=$?
 if [ $rc -eq 0 ] && grep -q 'errors 0$' "$work/moveback.log"; then
@@ -326,7 +366,7 @@ rdma_node_start a -- -s "$work/a.sock" --mtu 9000 ||
 	fail "node A's backend serves with --mtu 9000" "$(tail -5 "$work/rdma-a.log")"
 rdma_node_start b -- -s "$work/b.sock" --mtu 9000 ||
 	fail "node B's backend serves with --mtu 9000" "$(tail -5 "$work/rdma-b.log")"
-vesw_mtu=9000 em_conf "$work/jumbo.yaml" 1 2
+vesw_mtu=9000 em_conf "$work/jumbo.yaml" 1 2 static
 em apply "$work/jumbo.yaml" > /dev/null
 expect_eq "opa-em sets vesw 1's MTU to 9000" 0 $?
 wait_log "$work/rdma-a.log" "^wire: port [0-9]*'s MTU is 9000" 10 &&
