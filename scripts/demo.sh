@@ -170,7 +170,7 @@ cat <<EOF
    node A (LID $FABRIC_A_LID): vhost-user-rdma          node B (LID $FABRIC_B_LID): vhost-user-rdma
      lib/roce RoCE v2 -> pipeline -> VNIC vport 0    VNIC vport 0 -> pipeline -> lib/roce
         -> net_hfi1 (model) --memif-- opa-switch --memif-- net_hfi1 (model)
-   vesw 1 (EM: scripts/demo-rdma.yaml): RoCE v2 in Ethernet in OPA 16B
+   vesw 1 (opa-em serve scripts/demo-rdma.yaml): RoCE v2 in Ethernet in OPA 16B
 EOF
 guest_ok=0
 if [ "$quick" -eq 0 ] && [ "$(id -u)" -eq 0 ] && command -v qemu-system-x86_64 >/dev/null &&
@@ -185,9 +185,12 @@ if [ $guest_ok -eq 1 ]; then
 fi
 rdma_node_start a -- "${a_socks[@]}" || fail "node A's vhost-user-rdma did not start"
 rdma_node_start b -- "${b_socks[@]}" || fail "node B's vhost-user-rdma did not start"
-echo "\$ opa-em apply scripts/demo-rdma.yaml"
-em apply scripts/demo-rdma.yaml > "$work/em-rdma.txt" || fail "opa-em apply scripts/demo-rdma.yaml"
-grep '^node' "$work/em-rdma.txt" | sed 's/^/  /'
+echo "\$ opa-em serve scripts/demo-rdma.yaml &   (the EM learns the stations behind each node)"
+em_serve_start scripts/demo-rdma.yaml || fail "opa-em serve did not start: $(tail -3 "$work/em-serve.log")"
+wait_until 30 eval '[ "$(grep -c "^learned" "$work/em-serve.log")" -ge 2 ]' ||
+	fail "opa-em serve did not learn the devices' MACs: $(tail -3 "$work/em-serve.log")"
+serve_seen=$(wc -l < "$work/em-serve.log")
+grep -E '^(node|learned)' "$work/em-serve.log" | sed 's/^/  /'
 
 ab=(-a "$work/a.sock" -b "$work/b.sock")
 rdma_runs=0
@@ -228,6 +231,10 @@ if [ $guest_ok -eq 1 ]; then
 	sed -n 's/^pingpong rc: /  node B: /p; s/^pingpong: neighbours: /  node B: ARP: /p' "$work/pp.log"
 fi
 
+echo "== what opa-em serve learned and wrote since"
+em_serve_stop || fail "opa-em serve did not exit cleanly: $(tail -3 "$work/em-serve.log")"
+tail -n +$((serve_seen + 1)) "$work/em-serve.log" |
+	grep -E '^(learned|forgot|moved|node [0-9]+ vport [0-9]+: MAC table|serve:)' | sed 's/^/  /'
 echo "\$ opa-em status scripts/demo-rdma.yaml   (the VNIC vports' counters, read over the fabric)"
 em status scripts/demo-rdma.yaml > "$work/status-rdma.txt" || fail "opa-em status"
 vport_ctr() { # LID FIELD
