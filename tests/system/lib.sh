@@ -95,3 +95,24 @@ dev_ctr() {
 	v=$(grep "^device $2 (" "$1" | tail -1 | grep -o " $3=[0-9]*" | cut -d= -f2)
 	echo "${v:-0}"
 }
+
+# perf_verified NAME COMMAND...: one check: COMMAND (vrdma-perf with --verify)
+# exits 0 and reports no error; its figures follow as comments.
+perf_verified() {
+	local name=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] && echo "$out" | grep -q "errors 0$"; then
+		pass "$name: every message verified"
+		echo "$out" | grep -E 'path MTU|msg/s|round trip' | sed 's/^ */#   /'
+	else
+		fail "$name: every message verified" "rc=$rc
+$(echo "$out" | grep -v '^EAL' | tail -6)"
+	fi
+}
+
+# nd_count LOG FIELD: field FIELD of vrdma-perf --pingpong's closing line
+# "pingpong: neighbours: A ARP requests answered, N neighbour solicitations
+# answered, L learned, I frames ignored, M malformed" (3: A, 11: L, 13: I, 16: M).
+nd_count() { grep -a '^pingpong: neighbours:' "$1" | awk -v f="$2" '{print $f}'; }

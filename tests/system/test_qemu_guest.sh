@@ -127,9 +127,8 @@ if grep -q 'pingpong rc: 100 messages of 4096 bytes each way.*verified' "$work/r
 else
 	fail "every message from rxe reached vrdma-perf whole" "$(tail -3 "$work/rc.log"; tail -3 "$work/ud.log")"
 fi
-# neighbour resolution: "pingpong: neighbours: A ARP requests answered, N neighbour
-# solicitations answered, L learned, I frames ignored, M malformed"
-nb() { grep -a '^pingpong: neighbours:' "$work/$1.log" | awk -v f="$2" '{print $f}'; }
+# neighbour resolution: vrdma-perf --pingpong's counts (lib.sh nd_count)
+nb() { nd_count "$work/$1.log" "$2"; }
 if [ "$(nb rc 3)" -ge 1 ] 2>/dev/null && [ "$(nb rc 16)" = 0 ]; then
 	pass "the guest resolved 10.0.0.2 by ARP: vrdma-perf answered $(nb rc 3) request(s) on device 1"
 else

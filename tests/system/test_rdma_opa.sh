@@ -111,18 +111,8 @@ fi
 
 # --- 1. every operation, verified
 ab=(-a "$work/a.sock" -b "$work/b.sock")
-perf_run() { # NAME ARGS...: passes if vrdma-perf exits 0 with every message verified
-	local name=$1 out rc
-	shift
-	out=$(vrdma_perf "${ab[@]}" "$@" --verify 2>&1)
-	rc=$?
-	if [ $rc -eq 0 ] && echo "$out" | grep -q "errors 0$"; then
-		pass "across the fabric: $name: every message verified"
-		echo "$out" | grep -E 'path MTU|msg/s|round trip' | sed 's/^ */#   /'
-	else
-		fail "across the fabric: $name: every message verified" "rc=$rc
-$(echo "$out" | grep -v '^EAL' | tail -6)"
-	fi
+perf_run() { # NAME ARGS...: vrdma-perf between the nodes' devices, verified
+	perf_verified "across the fabric: $1" vrdma_perf "${ab[@]}" "${@:2}" --verify
 }
 perf_run "RC SEND 64 B x 20000" --mode send_bw --iters 20000
 perf_run "RC SEND 4000 B x 2000 (4 packets each)" --mode send_bw --size 4000 --iters 2000
@@ -223,9 +213,7 @@ else
 	fail "every message from the guest's rxe reached node B whole" \
 		"$(tail -3 "$work/rc.log"; tail -3 "$work/ud.log")"
 fi
-# "pingpong: neighbours: A ARP requests answered, N neighbour solicitations
-# answered, L learned, I frames ignored, M malformed"
-nb() { grep -a '^pingpong: neighbours:' "$work/$1.log" | awk -v f="$2" '{print $f}'; }
+nb() { nd_count "$work/$1.log" "$2"; }
 if [ "$(nb rc 3)" -ge 1 ] 2>/dev/null && [ "$(nb rc 16)" = 0 ]; then
 	pass "the guest on node A resolved 10.0.0.2 by ARP across the vesw: node B answered $(nb rc 3)"
 else
@@ -284,6 +272,17 @@ stream() { # NAME ITERS [ARGS...]: a verified RC WRITE stream in the background,
 	stream_pid=$!
 	wait_until 30 eval '[ "$(dev_ctr "$work/rdma-a.log" 0 sq_posted)" -gt "$((before + 500))" ]'
 }
+stream_verified() { # NAME CHECK: one check: the stream ends, exit 0, every message verified
+	local rc
+	reap "$stream_pid" 120
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q 'errors 0$' "$work/$1.log"; then
+		pass "$2"
+	else
+		fail "$2" "rc=$rc
+$(grep -v '^EAL' "$work/$1.log" | tail -4)"
+	fi
+}
 retransmits() { grep '^device 0 engine:' "$work/rdma-a.log" | tail -1 | grep -o ' retransmits=[0-9]*' |
 	cut -d= -f2; }
 
@@ -324,14 +323,8 @@ else
 	fail "opa-em moves node B's vport 0 to vesw 2 and back while the stream runs" "rc=$rc
 $(cat "$work/em-there.txt" "$work/em-back.txt" 2>/dev/null | tail -8)"
 fi
-reap "$stream_pid" 120
-rc=$?
-if [ $rc -eq 0 ] && grep -q 'errors 0$' "$work/moveback.log"; then
-	pass "vesw change and back within the retry limit: the stream recovers, every message verified"
-else
-	fail "vesw change and back within the retry limit: the stream recovers" "rc=$rc
-$(grep -v '^EAL' "$work/moveback.log" | tail -4)"
-fi
+stream_verified moveback \
+	"vesw change and back within the retry limit: the stream recovers, every message verified"
 wait_until 5 eval '[ "$(retransmits)" -gt "${r0:-0}" ]'
 expect_eq "node A's engine retransmitted what the move lost" 1 \
 	"$([ "$(retransmits)" -gt "${r0:-0}" ] && echo 1 || echo 0)"
@@ -342,14 +335,7 @@ stream flap 30000 --qp-timeout 18 --retry-cnt 6 ||
 	fail "the stream runs before the flap" "$(tail -3 "$work/flap.log")"
 switch_link a down && switch_link a up
 expect_eq "opa-switch takes node A's link down and up while the stream runs" 0 $?
-reap "$stream_pid" 120
-rc=$?
-if [ $rc -eq 0 ] && grep -q 'errors 0$' "$work/flap.log"; then
-	pass "HFI link flap: the RC WRITE stream is retried, every message verified"
-else
-	fail "HFI link flap: the RC WRITE stream is retried" "rc=$rc
-$(grep -v '^EAL' "$work/flap.log" | tail -4)"
-fi
+stream_verified flap "HFI link flap: the RC WRITE stream is retried, every message verified"
 rdma_node_stop a
 expect_eq "node A's backend exits 0 after the faults with every mbuf back" 0 $?
 rdma_node_stop b

@@ -47,20 +47,10 @@ backend() {
 		fail "backend $name starts" "$(tail -5 "$work/$name.log")"
 }
 runs=0
-perf_run() { # NAME ARGS...: vrdma-perf, verified; passes if it exits 0 with no error
-	local name=$1 out rc
-	shift
+perf_run() { # NAME ARGS...: vrdma-perf, verified
 	runs=$((runs + 1))
-	out=$(timeout 120 "$perf" -l 0-1 "${eal[@]}" -m 256 --file-prefix "$prefix-p$runs" \
-		-- "$@" --verify 2>&1)
-	rc=$?
-	if [ $rc -eq 0 ] && echo "$out" | grep -q "errors 0$"; then
-		pass "$name: every message verified"
-		echo "$out" | grep -E 'msg/s|round trip' | sed 's/^ */#   /'
-	else
-		fail "$name: every message verified" "rc=$rc
-$(echo "$out" | grep -v '^EAL' | tail -6)"
-	fi
+	perf_verified "$1" timeout 120 "$perf" -l 0-1 "${eal[@]}" -m 256 \
+		--file-prefix "$prefix-p$runs" -- "${@:2}" --verify
 }
 
 # --- 1. one backend, two devices
