@@ -87,7 +87,7 @@ backends() {
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # measure WIRE: fills gbps[WIRE], mmsg[WIRE], ing[WIRE], egr[WIRE]
-declare -A gbps mmsg ing egr
+declare -A gbps mmsg ing egr pa pb ps
 measure() {
 	local w=$1 r out g=() m=()
 	backends "$w"
@@ -101,13 +101,26 @@ measure() {
 	done
 	gbps[$w]=$(printf '%s\n' "${g[@]}" | median)
 	mmsg[$w]=$(printf '%s\n' "${m[@]}" | median)
+	# CPU time each process took (user + system, since it started)
+	cpu_a[$w]=$(cpu_ms "$(pgrep -P "${rdma_pid[a]}" | head -1)")
+	cpu_b[$w]=$(cpu_ms "$(pgrep -P "${rdma_pid[b]}" | head -1)")
+	cpu_sw[$w]=0
+	[ "$w" = vnic ] && cpu_sw[$w]=$(cpu_ms "$sw_pid")
 	fabric_nodes_stop
 	[ "$w" = vnic ] && switch_stop
 	# node a's wire stages, cycles per frame (over both modes' frames)
 	ing[$w]=$(sed -n 's/^  total .*(\([0-9.]*\)\/pkt)$/\1/p' "$work/rdma-a.log" | sed -n 1p)
 	egr[$w]=$(sed -n 's/^  total .*(\([0-9.]*\)\/pkt)$/\1/p' "$work/rdma-a.log" | sed -n 3p)
 	cp "$work/rdma-a.log" "$work/$w-a.log"
+	frames[$w]=$(( $(sw_ctr "$work/rdma-a.log" wire_tx) + $(sw_ctr "$work/rdma-a.log" wire_rx) ))
 }
+
+# cpu_ms PID: milliseconds of CPU (user + system) the process has used
+cpu_ms() {
+	awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' "/proc/$1/stat" \
+		2>/dev/null || echo 0
+}
+declare -A cpu_a cpu_b cpu_sw frames
 
 echo "perf_rdma_opa: vhost-user-rdma, vrdma-perf between two backends; median of $rounds round(s)"
 measure memif
@@ -122,5 +135,15 @@ printf '%-28s %12s %12s %8s\n' "node A ingress, cycles/frame" "${ing[memif]}" "$
 	"$(ratio "${ing[vnic]}" "${ing[memif]}")"
 printf '%-28s %12s %12s %8s\n' "node A egress, cycles/frame" "${egr[memif]}" "${egr[vnic]}" \
 	"$(ratio "${egr[vnic]}" "${egr[memif]}")"
+us_per() { awk -v ms="$1" -v n="$2" 'BEGIN { if (n > 0) printf "%.2f", ms * 1000 / n; else print "n/a" }'; }
+for w in memif vnic; do
+	pa[$w]=$(us_per "${cpu_a[$w]}" "${frames[$w]}")
+	pb[$w]=$(us_per "${cpu_b[$w]}" "${frames[$w]}")
+	ps[$w]=$(us_per "${cpu_sw[$w]}" "${frames[$w]}")
+done
+printf '%-28s %12s %12s\n' "CPU us/frame: backend A" "${pa[memif]}" "${pa[vnic]}"
+printf '%-28s %12s %12s\n' "CPU us/frame: backend B" "${pb[memif]}" "${pb[vnic]}"
+printf '%-28s %12s %12s\n' "CPU us/frame: opa-switch" "-" "${ps[vnic]}"
 echo "(ingress: wire rx [+ VNIC decap, hfi1 rx, model receive]; egress: wire tx [+ VNIC encap,"
-echo " hfi1 SDMA, model engine]; the switch runs in its own process, outside these figures)"
+echo " hfi1 SDMA, model engine]; CPU per frame of node A's wire frames, both directions, whole"
+echo " runs: busy polling included, so it shows where the two CPUs went, not a cost per frame)"
