@@ -273,7 +273,9 @@ sdma_step_locked(struct hfi1_model *m, struct model_engine *e)
 	}
 	if (nt > 0) {
 		rte_spinlock_lock(&m->wire_tx_lock);
-		ok = rte_eth_tx_burst(m->wire_port, 0, tx, nt);
+		/* a wire a re-dial could not start refuses, as a link down */
+		if (__atomic_load_n(&m->wire_started, __ATOMIC_ACQUIRE))
+			ok = rte_eth_tx_burst(m->wire_port, 0, tx, nt);
 		rte_spinlock_unlock(&m->wire_tx_lock);
 	}
 	/* Consume descriptors up to the first packet the link refused; that
@@ -542,6 +544,10 @@ model_rcv_step(struct hfi1_model *m)
 
 	if (m->wire_port < 0 || !rte_spinlock_trylock(&m->wire_rx_lock))
 		return;
+	if (!__atomic_load_n(&m->wire_started, __ATOMIC_ACQUIRE)) {
+		rte_spinlock_unlock(&m->wire_rx_lock);
+		return;
+	}
 	n = rte_eth_rx_burst(m->wire_port, 0, pkts, MODEL_BURST);
 	for (i = 0; i < n; i++) {
 		/* Steering reads the header first thing: have the next one near. */

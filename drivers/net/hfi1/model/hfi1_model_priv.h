@@ -104,6 +104,16 @@ struct hfi1_model {
 	rte_spinlock_t wire_tx_lock;	/**< engines share the link */
 	rte_spinlock_t wire_rx_lock;
 	struct model_xlate rx_xl;
+	/* Link bring-up on a wire port of its own (see model_link_tick()). */
+	bool link_tick;			/**< the tick alarm runs */
+	bool wire_started;		/**< a re-dial left it started (atomic; locks) */
+	bool wire_trained;		/**< the link may be Active (atomic) */
+	bool wire_seen_up;		/**< a tick saw the wire up once */
+	unsigned int up_ticks;		/**< ticks in a row that saw it up */
+	unsigned int dial_wait;		/**< ticks before the next re-dial */
+	unsigned int dial_backoff;	/**< ticks between re-dials now */
+	uint64_t dials_lost;		/**< re-dials since the link was lost */
+	uint64_t lost_at;		/**< timer cycles when a tick saw it lost */
 	/* Faults. */
 	uint32_t fault_count[HFI1_FAULT_MAX];
 	uint64_t fault_arg[HFI1_FAULT_MAX];
