@@ -162,3 +162,20 @@ fabric_stop() {
 	rm -rf "/var/run/dpdk/$prefix-a" "/var/run/dpdk/$prefix-b" \
 		"/var/run/dpdk/$prefix-em" "${plugin_dir:-}"
 }
+
+# ---- Link flaps: a switch started with --control "$work/switch.ctl"
+
+# switch_ctl LINE: one line to the switch's control FIFO (its answer is in
+# $work/switch.log); 10 s at most, and never a regular file made in its
+# place when the switch has no control FIFO.
+switch_ctl() {
+	if [ ! -p "$work/switch.ctl" ]; then
+		echo "fabric: no switch control FIFO $work/switch.ctl (opa-switch --control)" >&2
+		return 1
+	fi
+	timeout 10 bash -c 'printf "%s\n" "$1" > "$2"' _ "$1" "$work/switch.ctl"
+}
+
+# switch_link PORT down|up: take switch port PORT's link down, as pulling
+# its cable would, or bring it back (PORT: an id or a name).
+switch_link() { switch_ctl "link $1 $2"; }
