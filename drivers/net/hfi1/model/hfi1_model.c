@@ -577,6 +577,9 @@ link_tick_start(struct hfi1_model *m)
 	/* a ring pair's link is always up: nothing to bring up */
 	if (m->wire_port < 0 || m->wire_pair != NULL)
 		return;
+	if (model_guard_create(m) != 0)
+		HFI1_OSAL_LOG(WARNING,
+			"%s: no wire guard: a wire peer that disconnects may crash a burst", m->name);
 	m->dial_backoff = REDIAL_TICKS_MIN;
 	if (rte_eal_alarm_set(LINK_TICK_US, model_link_tick, m) == 0)
 		m->link_tick = true;
@@ -591,6 +594,7 @@ link_tick_stop(struct hfi1_model *m)
 	if (m->link_tick)
 		rte_eal_alarm_cancel(model_link_tick, m);
 	m->link_tick = false;
+	model_guard_destroy(m);
 }
 
 /* ---- Life cycle ---- */
