@@ -525,15 +525,18 @@ model_redial(struct hfi1_model *m)
  * saw the wire up: a connection the peer undoes at once (a switch port
  * held down) is never reported, as a link that fails training is not.
  *
- * Re-dialling: at once when the loss is seen (the peer ended that
- * connection: nothing is pending), then after 0.5 s, 1 s, then every 2 s
- * while down. Not faster: a DPDK 22.11 net_memif server that accepts a
- * client which has already closed frees the connection's interrupt source
- * without unregistering it, and its process dies (seen as EAL's "Invalid
- * memory" or a PANIC in eal_intr_thread_main). A dial is abandoned only
- * when the server had that long to take it (with 0.2 s, a loaded machine
- * killed the switch this way). Nothing is re-dialled before the wire was
- * first up: start-up connects once, as it always did.
+ * Re-dialling: 0.5 s after the loss is seen, then 1 s later, then every
+ * 2 s while down. Not sooner, for two ways a DPDK 22.11 net_memif server
+ * dies of a client: one that accepts a client which has already closed
+ * frees the connection's interrupt source without unregistering it (seen
+ * as EAL's "Invalid memory" or a PANIC in eal_intr_thread_main): a dial is
+ * abandoned only when the server had that long to take it (with 0.2 s, a
+ * loaded machine killed the switch this way); and one that is exiting (its
+ * port stopped, then closed and its memory unmapped by rte_eal_cleanup)
+ * faults on the connection a client makes meanwhile (seen with a dial at
+ * once: system_hfi1_testpmd's node B, the server, stops first). Nothing is
+ * re-dialled before the wire was first up: start-up connects once, as it
+ * always did.
  */
 static void
 model_link_tick(void *arg)
@@ -559,7 +562,8 @@ model_link_tick(void *arg)
 			m->dials_lost = 0;
 			m->lost_at = rte_get_timer_cycles();
 			HFI1_OSAL_LOG(NOTICE, "%s: wire link lost: re-dialling", m->name);
-			m->dial_wait = 0;
+			m->dial_wait = REDIAL_TICKS_MIN;
+			m->dial_backoff = REDIAL_TICKS_MIN * 2;
 		}
 		if (m->dial_wait == 0 || --m->dial_wait == 0)
 			model_redial(m);
@@ -672,14 +676,22 @@ nomem:
 void
 hfi1_model_destroy(struct hfi1_model *m)
 {
+	bool own_wire;
+
 	if (m == NULL)
 		return;
 	if (m->service) {
 		rte_service_component_runstate_set(m->service_id, 0);
 		rte_service_component_unregister(m->service_id);
 	}
+	/* what we unregister (the guard, a memif wire's connection as it
+	 * stops) is out of the interrupt thread's sources before the wire's
+	 * own close: a net_memif server's close leaves a freed handle there */
+	own_wire = m->guard != NULL && rte_eth_dev_is_valid_port((uint16_t)m->wire_port);
 	link_tick_stop(m);
 	wire_detach(m);
+	if (own_wire)
+		model_intr_barrier();
 	rte_mempool_free(m->pool);
 	rte_free(m->rcv_array);
 	rte_free(m->ctx);

@@ -25,6 +25,9 @@
 #include <unistd.h>
 #include <sys/eventfd.h>
 
+#include <rte_alarm.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
 #include <rte_interrupts.h>
 #include <rte_malloc.h>
 
@@ -33,6 +36,8 @@
 /* longest park while bursts keep coming; the other interrupt sources
  * (alarms, memif's own events) are served between two parks */
 #define GUARD_WINDOW_US 1000
+/* a park ends sooner once no burst is in flight and none began this long */
+#define GUARD_IDLE_US 200
 /* a burst that cannot have the park in this long is skipped */
 #define GUARD_WAIT_MS 200
 
@@ -45,14 +50,22 @@ struct model_guard {
 	bool parked;		/* the thread is in guard_cb: bursts may run */
 	bool closing;		/* the window is over: no new burst joins */
 	unsigned int inflight;	/* bursts running under the park */
+	uint64_t last_enter;	/* CLOCK_MONOTONIC ns of the last burst begun */
 };
 
-static void
-deadline_in(struct timespec *ts, uint64_t ns)
+static uint64_t
+mono_ns(void)
 {
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	ns += (uint64_t)ts->tv_nsec;
-	ts->tv_sec += (time_t)(ns / 1000000000);
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+static void
+ts_of(struct timespec *ts, uint64_t ns)
+{
+	ts->tv_sec = (time_t)(ns / 1000000000);
 	ts->tv_nsec = (long)(ns % 1000000000);
 }
 
@@ -61,18 +74,28 @@ static void
 guard_cb(void *arg)
 {
 	struct model_guard *g = arg;
-	struct timespec end;
-	uint64_t v;
+	struct timespec ts;
+	uint64_t v, now, end;
 
 	if (read(g->efd, &v, sizeof(v)) < 0)
 		v = 0;
 	pthread_mutex_lock(&g->lock);
 	g->requested = false;
 	g->parked = true;
+	now = mono_ns();
+	end = now + GUARD_WINDOW_US * 1000ull;
+	g->last_enter = now;	/* the burst that asked is about to begin */
 	pthread_cond_broadcast(&g->cond);
-	deadline_in(&end, GUARD_WINDOW_US * 1000ull);
-	while (pthread_cond_timedwait(&g->cond, &g->lock, &end) != ETIMEDOUT)
-		;
+	/* until the window ends, or bursts stopped coming (an lcore that
+	 * stopped polling must not keep the thread from its other sources) */
+	while ((now = mono_ns()) < end) {
+		uint64_t idle_end = g->last_enter + GUARD_IDLE_US * 1000ull;
+
+		if (g->inflight == 0 && now >= idle_end)
+			break;
+		ts_of(&ts, g->inflight == 0 && idle_end < end ? idle_end : end);
+		pthread_cond_timedwait(&g->cond, &g->lock, &ts);
+	}
 	g->closing = true;
 	while (g->inflight > 0)
 		pthread_cond_wait(&g->cond, &g->lock);
@@ -125,6 +148,16 @@ model_guard_destroy(struct hfi1_model *m)
 
 	if (g == NULL)
 		return;
+	m->guard = NULL;
+	/*
+	 * Bus cleanup removed the wire first: were it a net_memif server, its
+	 * close freed its listener's interrupt handle without unregistering it
+	 * (DPDK 22.11), and the interrupt thread would read it as it rebuilds
+	 * its sources after an unregister of ours. The process is ending: the
+	 * guard stays registered (nothing wakes it again) and is not freed.
+	 */
+	if (!rte_eth_dev_is_valid_port((uint16_t)m->wire_port))
+		return;
 	/* No burst runs any more; the thread may still be in its window. */
 	if (rte_thread_is_intr())
 		rte_intr_callback_unregister(g->ih, guard_cb, g);
@@ -135,7 +168,38 @@ model_guard_destroy(struct hfi1_model *m)
 	pthread_cond_destroy(&g->cond);
 	pthread_mutex_destroy(&g->lock);
 	rte_free(g);
-	m->guard = NULL;
+}
+
+static void
+barrier_cb(void *arg)
+{
+	__atomic_store_n((int *)arg, 1, __ATOMIC_RELEASE);
+}
+
+void
+model_intr_barrier(void)
+{
+	uint64_t end;
+	int i;
+
+	if (rte_thread_is_intr())
+		return;
+	/* an alarm runs in a batch of events that may still hold the pipe
+	 * event; the next alarm's batch comes after the rebuild */
+	for (i = 0; i < 2; i++) {
+		int done = 0;
+
+		if (rte_eal_alarm_set(1, barrier_cb, &done) != 0)
+			return;
+		end = mono_ns() + 1000000000ull;
+		while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE) && mono_ns() < end)
+			rte_delay_us_sleep(100);
+		if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+			/* the thread is stuck: never let the alarm write here later */
+			rte_eal_alarm_cancel(barrier_cb, &done);
+			return;
+		}
+	}
 }
 
 bool
@@ -148,7 +212,7 @@ model_guard_enter(struct hfi1_model *m)
 
 	if (g == NULL || rte_thread_is_intr())
 		return true;
-	deadline_in(&end, GUARD_WAIT_MS * 1000000ull);
+	ts_of(&end, mono_ns() + GUARD_WAIT_MS * 1000000ull);
 	pthread_mutex_lock(&g->lock);
 	while (!g->parked || g->closing) {
 		if (!g->parked && !g->requested) {
@@ -161,8 +225,10 @@ model_guard_enter(struct hfi1_model *m)
 			break;
 		}
 	}
-	if (ok)
+	if (ok) {
 		g->inflight++;
+		g->last_enter = mono_ns();
+	}
 	pthread_mutex_unlock(&g->lock);
 	return ok;
 }

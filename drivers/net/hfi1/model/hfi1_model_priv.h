@@ -132,6 +132,11 @@ void model_guard_destroy(struct hfi1_model *m);
 bool model_guard_enter(struct hfi1_model *m);
 /** After a burst model_guard_enter() allowed. */
 void model_guard_leave(struct hfi1_model *m);
+/**
+ * Return once the EAL interrupt thread has rebuilt its sources after an
+ * unregister made before the call (not on that thread; 2 s at most).
+ */
+void model_intr_barrier(void);
 
 /* hfi1_model_dp.c */
 void model_sdma_step(struct hfi1_model *m, unsigned int e);
