@@ -29,11 +29,11 @@
 #define WIRE_POOL_SIZE 8191
 #define WIRE_DESC 1024
 /* Link bring-up: the tick; ticks up in a row before Active again; ticks
- * from a re-dial to the next, doubling up to the most while down. */
+ * from the loss seen to the first re-dial, and from a re-dial to the next. */
 #define LINK_TICK_US 100000
 #define LINK_TRAIN_TICKS 2
-#define REDIAL_TICKS_MIN 5
-#define REDIAL_TICKS_MAX 20
+#define REDIAL_TICKS_FIRST 5
+#define REDIAL_TICKS 20
 
 /* ---- CSRs ---- */
 
@@ -513,9 +513,7 @@ model_redial(struct hfi1_model *m)
 	rte_spinlock_unlock(&m->wire_tx_lock);
 	m->st.wire_redials++;
 	m->dials_lost++;
-	/* the next one waits longer: fewer dials for the peer to miss */
-	m->dial_wait = m->dial_backoff;
-	m->dial_backoff = RTE_MIN(m->dial_backoff * 2, (unsigned int)REDIAL_TICKS_MAX);
+	m->dial_wait = REDIAL_TICKS;
 }
 
 /*
@@ -525,13 +523,14 @@ model_redial(struct hfi1_model *m)
  * saw the wire up: a connection the peer undoes at once (a switch port
  * held down) is never reported, as a link that fails training is not.
  *
- * Re-dialling: 0.5 s after the loss is seen, then 1 s later, then every
- * 2 s while down. Not sooner, for two ways a DPDK 22.11 net_memif server
- * dies of a client: one that accepts a client which has already closed
- * frees the connection's interrupt source without unregistering it (seen
- * as EAL's "Invalid memory" or a PANIC in eal_intr_thread_main): a dial is
- * abandoned only when the server had that long to take it (with 0.2 s, a
- * loaded machine killed the switch this way); and one that is exiting (its
+ * Re-dialling: 0.4 s after the loss is seen, then every 2 s while down.
+ * Not sooner, for two ways a DPDK 22.11 net_memif server dies of a client:
+ * one that accepts a client which has already closed frees the
+ * connection's interrupt source without unregistering it (seen as EAL's
+ * "Invalid memory" or a PANIC in eal_intr_thread_main): a dial is
+ * abandoned only when the server had 2 s to take it (with 0.2 s, a loaded
+ * machine killed the switch this way; under full-rate traffic through the
+ * switch a dial took up to about 1 s to complete); and one that is exiting (its
  * port stopped, then closed and its memory unmapped by rte_eal_cleanup)
  * faults on the connection a client makes meanwhile (seen with a dial at
  * once: system_hfi1_testpmd's node B, the server, stops first). Nothing is
@@ -547,7 +546,6 @@ model_link_tick(void *arg)
 
 	if (rte_eth_link_get_nowait(m->wire_port, &link) == 0 && link.link_status) {
 		m->wire_seen_up = true;
-		m->dial_backoff = REDIAL_TICKS_MIN;
 		if (!trained && ++m->up_ticks >= LINK_TRAIN_TICKS) {
 			__atomic_store_n(&m->wire_trained, true, __ATOMIC_RELEASE);
 			HFI1_OSAL_LOG(NOTICE, "%s: wire link up again (%.1f s down, %" PRIu64
@@ -562,8 +560,7 @@ model_link_tick(void *arg)
 			m->dials_lost = 0;
 			m->lost_at = rte_get_timer_cycles();
 			HFI1_OSAL_LOG(NOTICE, "%s: wire link lost: re-dialling", m->name);
-			m->dial_wait = REDIAL_TICKS_MIN;
-			m->dial_backoff = REDIAL_TICKS_MIN * 2;
+			m->dial_wait = REDIAL_TICKS_FIRST;
 		}
 		if (m->dial_wait == 0 || --m->dial_wait == 0)
 			model_redial(m);
@@ -584,7 +581,6 @@ link_tick_start(struct hfi1_model *m)
 	if (model_guard_create(m) != 0)
 		HFI1_OSAL_LOG(WARNING,
 			"%s: no wire guard: a wire peer that disconnects may crash a burst", m->name);
-	m->dial_backoff = REDIAL_TICKS_MIN;
 	if (rte_eal_alarm_set(LINK_TICK_US, model_link_tick, m) == 0)
 		m->link_tick = true;
 	else

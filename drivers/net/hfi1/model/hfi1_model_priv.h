@@ -112,7 +112,6 @@ struct hfi1_model {
 	bool wire_seen_up;		/**< a tick saw the wire up once */
 	unsigned int up_ticks;		/**< ticks in a row that saw it up */
 	unsigned int dial_wait;		/**< ticks before the next re-dial */
-	unsigned int dial_backoff;	/**< ticks between re-dials now */
 	uint64_t dials_lost;		/**< re-dials since the link was lost */
 	uint64_t lost_at;		/**< timer cycles when a tick saw it lost */
 	/* Faults. */
