@@ -88,6 +88,7 @@ static uint64_t up_mask;
 static struct sw_fwd_table table;
 static uint64_t learn_events;
 static uint64_t run_start;	/* timer cycles at the start of run() */
+static char ctl_default[PATH_MAX];	/* the control FIFO without --control */
 
 /* The control FIFO (--control), read by the forwarding loop. */
 static struct {
@@ -112,7 +113,8 @@ usage(const char *prog)
 		"                     route, and flood unknown unicast (a model convenience)\n"
 		"  --stats-period S   print the counters every S seconds (default 0: at exit)\n"
 		"  --duration S       stop after S seconds (default 0: at SIGINT/SIGTERM)\n"
-		"  --control PATH     read commands from the FIFO PATH (made if missing):\n"
+		"  --control PATH     read commands from the FIFO PATH (made if missing;\n"
+		"                     default: opa-switch.ctl in EAL's runtime directory):\n"
 		"                     " SW_CTL_USAGE "\n",
 		prog);
 }
@@ -761,8 +763,17 @@ main(int argc, char **argv)
 		goto out;
 	}
 	table.learn = o.learn;
-	if (o.control != NULL && ctl_open(o.control) != 0)
-		goto out;
+	if (o.control != NULL) {
+		if (ctl_open(o.control) != 0)
+			goto out;
+	} else {
+		/* By default in EAL's runtime directory (private to the user, gone
+		 * with the file-prefix): any switch can be flapped. */
+		snprintf(ctl_default, sizeof(ctl_default), "%s/opa-switch.ctl",
+			 rte_eal_get_runtime_dir());
+		if (ctl_open(ctl_default) != 0)
+			SW_LOG(WARNING, "no control FIFO: the switch runs without one");
+	}
 	if (ports_start(&pool) != 0)
 		goto out;
 	for (i = 0; i < nb_ports; i++)

@@ -496,13 +496,13 @@ phase_end
 
 ########################################################################
 # Phase 6: a link flap. The switch's port 0 (node A) is taken down through
-# its control FIFO, as pulling A's cable would: A's HFI link goes down, so
-# its VNIC ports lose their carrier (LSC event, link down) and drop what
-# they are given to send; A's model re-dials the wire, and the switch undoes
-# those connections while the port is admin down. Then up again: A's link
-# comes back with no restart of A, and frames make the round trip to B.
-# Bad control lines are refused, the switch going on. Port 4: frames sent
-# while down; port 5: frames sent once up again.
+# its control FIFO (switch_link a down), as pulling A's cable would: A's
+# HFI link goes down, so its VNIC ports lose their carrier (LSC event, link
+# down) and drop what they are given to send; A's model re-dials the wire,
+# and the switch undoes those connections while the port is admin down.
+# Then up again: A's link comes back with no restart of A, and frames make
+# the round trip to B. Bad control lines are refused, the switch going on.
+# Port 4: frames sent while down; port 5: frames sent once up again.
 f_n=100
 gen $f_n "$work/f-down.pcap" 61 60 1514 "$mac_b" "$mac_a"
 gen $f_n "$work/f-up.pcap" 62 60 1514 "$mac_b" "$mac_a"
@@ -542,15 +542,7 @@ ms_since() { # START (an $EPOCHREALTIME): milliseconds since
 	echo $(( (${EPOCHREALTIME/./} - ${1/./}) / 1000 ))
 }
 
-phase=flap
-phase_failed=$failed
-echo "# --- phase $phase ($(( $(date +%s) - t0 )) s)"
-# the fabric of fabric_start, its switch with a control FIFO
-plugin_copies "$build/drivers/net/hfi1/librte_net_hfi1.so" \
-	"$build/drivers/net/opa_vnic/librte_net_opa_vnic.so"
-pdirs="$pdirs $plugin_dir"
-switch_start a b em -- --route "$FABRIC_A_LID=0" --route "$FABRIC_B_LID=1" \
-	--route "$FABRIC_EM_LID=2" --stats-period 0 --control "$work/switch.ctl"
+phase_start flap
 node_a_start "vports=2" "$pcaps" --no-flush-rx --forward-mode=io
 start_b --map 2:2,3:3
 em apply "$work/fwd.yaml" > /dev/null
@@ -561,7 +553,7 @@ n=$(lsc_events)
 # Down: the switch says so twice (the command, then the link), A's vport
 # sees its link go down with one LSC event.
 t_cmd=$EPOCHREALTIME
-switch_link 0 down
+switch_link a down
 wait_until 10 testpmd_link 2 down
 down_ms=$(ms_since "$t_cmd")
 expect_eq "flap: down: the switch logs 'port 0 (net_memif0) admin down', then 'link down'" \
@@ -617,7 +609,7 @@ expect_eq "flap: up: the switch logs 'admin up', then 'link up'; A two events in
 	  lines_after 'port 0 [(]net_memif0[)] admin up' 'port 0 [(]net_memif0[)] link up') $((
 	  $(lsc_events) - n ))"
 wait_log "$work/a.log" 'net_hfi1_a: wire link up again' 10
-echo "# flap: A's vport 0 seen down ${down_ms} ms after 'link 0 down', up ${up_ms} ms after 'link 0 up'"
+echo "# flap: A's vport 0 seen down ${down_ms} ms after 'link net_memif0 down', up ${up_ms} ms after 'link net_memif0 up'"
 # Traffic flows end to end again: every frame to B and back.
 testpmd_cmd "set portlist 2,5"
 testpmd_cmd "start"
