@@ -256,3 +256,37 @@ fabric_stop() {
 	rm -rf "/var/run/dpdk/$prefix-a" "/var/run/dpdk/$prefix-b" \
 		"/var/run/dpdk/$prefix-em" "${plugin_dir:-}"
 }
+
+# ---- Link flaps: opa-switch's control FIFO (--control; by default in its
+# EAL runtime directory), which it names on its log.
+
+# switch_ctl LINE: one line to the switch's control FIFO (its answer is in
+# $work/switch.log); 10 s at most, and never a regular file made in its
+# place when the switch has none.
+switch_ctl() {
+	local fifo
+	fifo=$(sed -n 's/^opa-switch: control: \(\/.*\)$/\1/p' "$work/switch.log" 2>/dev/null | tail -1)
+	if [ -z "$fifo" ] || [ ! -p "$fifo" ]; then
+		echo "fabric: the switch has no control FIFO (see $work/switch.log)" >&2
+		return 1
+	fi
+	timeout 10 bash -c 'printf "%s\n" "$1" > "$2"' _ "$1" "$fifo"
+}
+
+# switch_link PORT down|up: take switch port PORT's link down, as pulling
+# its cable would, or bring it back. PORT: a name given to switch_start
+# (a, b, em for fabric_start's switch), a port id or an ethdev name.
+switch_link() {
+	local port=$1 arg
+	# switch_start's port i is the i-th name: its socket is sw-NAME.sock
+	if [ -n "$sw_pid" ] && [ -r "/proc/$sw_pid/cmdline" ]; then
+		while IFS= read -r -d '' arg; do
+			case $arg in
+			net_memif*",socket=$work/sw-$1.sock,"*)
+				port=${arg%%,*}
+				;;
+			esac
+		done < "/proc/$sw_pid/cmdline"
+	fi
+	switch_ctl "link $port $2"
+}

@@ -7,13 +7,15 @@
  * port is a switch port; 16B packets are forwarded by DLID through a linear
  * forwarding table given on the command line (what the SM would program),
  * multicast DLIDs are flooded, and everything else is dropped and counted
- * per port and reason. One lcore polls every port.
+ * per port and reason. One lcore polls every port. A control FIFO takes
+ * commands while it runs (a port's link down and up again, counters).
  *
  *   opa-switch [EAL options] -- [--route LID=PORT]... [--learn]
- *              [--stats-period S] [--duration S]
+ *              [--stats-period S] [--duration S] [--control PATH]
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -22,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -33,6 +37,7 @@
 #include <omni_num.h>
 #include <omni_port.h>
 #include <omni_signal.h>
+#include "sw_ctl.h"
 #include "sw_fwd.h"
 #include "sw_park.h"
 
@@ -50,6 +55,8 @@ RTE_LOG_REGISTER_DEFAULT(sw_logtype, NOTICE);
 /* idle sleep: doubles from MIN to MAX while nothing arrives */
 #define SW_IDLE_MIN_US 50
 #define SW_IDLE_MAX_US 500
+/* control bytes read in one pass of the loop at most */
+#define SW_CTL_READ_MAX 4096
 
 struct sw_port_stats {
 	uint64_t rx;
@@ -58,12 +65,16 @@ struct sw_port_stats {
 	uint64_t tx_bytes;
 	/* forwarding kinds and drops; tx_full counted at the egress port */
 	uint64_t v[SW_VERDICT_MAX];
+	uint64_t admin_downs;	/* taken down through the control */
+	uint64_t admin_ups;	/* brought up again through the control */
+	uint64_t refused;	/* peer connections undone while admin down */
 };
 
 struct sw_port {
 	uint16_t port_id;
 	bool started;
-	bool up;
+	bool up;		/* link up and not admin down: forwarded to and from */
+	bool admin_down;	/* taken down through the control */
 	char name[RTE_ETH_NAME_MAX_LEN];
 	uint16_t nb_tx;
 	struct rte_mbuf *txq[SW_BURST];
@@ -76,6 +87,18 @@ static uint16_t nb_ports;
 static uint64_t up_mask;
 static struct sw_fwd_table table;
 static uint64_t learn_events;
+static uint64_t run_start;	/* timer cycles at the start of run() */
+static char ctl_default[PATH_MAX];	/* the control FIFO without --control */
+
+/* The control FIFO (--control), read by the forwarding loop. */
+static struct {
+	int fd;			/* -1: none */
+	const char *path;
+	bool made;		/* we made the FIFO: removed at exit */
+	struct sw_ctl_reader rd;
+	uint64_t commands;	/* lines that were commands, carried out */
+	uint64_t refused;	/* lines refused */
+} ctl = { .fd = -1 };
 
 static void
 usage(const char *prog)
@@ -89,7 +112,10 @@ usage(const char *prog)
 		"  --learn            also learn SLID -> ingress port for LIDs without a\n"
 		"                     route, and flood unknown unicast (a model convenience)\n"
 		"  --stats-period S   print the counters every S seconds (default 0: at exit)\n"
-		"  --duration S       stop after S seconds (default 0: at SIGINT/SIGTERM)\n",
+		"  --duration S       stop after S seconds (default 0: at SIGINT/SIGTERM)\n"
+		"  --control PATH     read commands from the FIFO PATH (made if missing;\n"
+		"                     default: opa-switch.ctl in EAL's runtime directory):\n"
+		"                     " SW_CTL_USAGE "\n",
 		prog);
 }
 
@@ -183,7 +209,30 @@ port_start(struct sw_port *p, struct rte_mempool *pool)
 	return 0;
 }
 
-/* Link states; the interrupt thread is parked, so they hold until release. */
+/*
+ * Disconnect an admin-down port's peer. Stopping a port is what undoes a
+ * net_memif connection, and ethdev skips the stop of a stopped port: start
+ * it, then stop it again. Interrupt thread parked.
+ */
+static void
+port_kick(struct sw_port *p)
+{
+	int ret = 0;
+
+	if (!p->started)
+		ret = rte_eth_dev_start(p->port_id);
+	if (ret == 0)
+		ret = rte_eth_dev_stop(p->port_id);
+	p->started = false;
+	if (ret != 0)
+		SW_LOG(WARNING, "port %s: cannot stop: %s", p->name, rte_strerror(-ret));
+}
+
+/*
+ * Link states; the interrupt thread is parked, so they hold until release.
+ * An admin-down port is never up: a peer that connected to it anyway (a
+ * stopped net_memif server still accepts clients) is disconnected again.
+ */
 static void
 links_update(void)
 {
@@ -195,6 +244,13 @@ links_update(void)
 		bool up = rte_eth_link_get_nowait(p->port_id, &link) == 0 &&
 			link.link_status == RTE_ETH_LINK_UP;
 
+		if (up && p->admin_down) {
+			port_kick(p);
+			p->st.refused++;
+			SW_LOG(INFO, "port %u (%s) is admin down: its peer's connection undone",
+			       i, p->name);
+			up = false;
+		}
 		if (up == p->up)
 			continue;
 		p->up = up;
@@ -326,7 +382,9 @@ print_stats(const char *when, double secs)
 			if (sw_verdict_is_drop(v))
 				dropped += st->v[v];
 		}
-		printf("\n");
+		printf(" admin=%s admin_downs=%" PRIu64 " admin_ups=%" PRIu64 " refused=%" PRIu64
+		       "\n", ports[i].admin_down ? "down" : "up", st->admin_downs, st->admin_ups,
+		       st->refused);
 		rx += st->rx;
 		tx += st->tx;
 	}
@@ -334,6 +392,9 @@ print_stats(const char *when, double secs)
 	if (table.learn)
 		printf(" learned=%u learn_events=%" PRIu64 " learn_full=%" PRIu64,
 		       table.nb_learned, learn_events, table.learn_full);
+	if (ctl.fd >= 0)
+		printf(" control_commands=%" PRIu64 " control_refused=%" PRIu64, ctl.commands,
+		       ctl.refused);
 	printf("\n");
 	fflush(stdout);
 }
@@ -351,6 +412,154 @@ print_learned(void)
 	fflush(stdout);
 }
 
+/* ---- The control FIFO */
+
+static void
+ctl_refuse(const char *line, size_t len, const char *why)
+{
+	char q[100];
+
+	sw_ctl_quote(line, len, q, sizeof(q));
+	ctl.refused++;
+	printf("opa-switch: control: refused \"%s\": %s\n", q, why);
+}
+
+/* link PORT down|up; interrupt thread parked. */
+static void
+ctl_link(const struct sw_ctl_cmd *cmd, const char *line, size_t len)
+{
+	char why[SW_CTL_ERR_MAX + SW_CTL_PORT_MAX];
+	struct sw_port *p;
+	int idx, ret;
+
+	idx = port_index(cmd->port);
+	if (idx < 0) {
+		snprintf(why, sizeof(why), "no port '%s' (ports 0..%u, or their names)", cmd->port,
+			 nb_ports - 1);
+		ctl_refuse(line, len, why);
+		return;
+	}
+	p = &ports[idx];
+	ctl.commands++;
+	if (cmd->up != p->admin_down) {
+		printf("opa-switch: control: port %d (%s) is admin %s already\n", idx, p->name,
+		       cmd->up ? "up" : "down");
+		return;
+	}
+	if (!cmd->up) {
+		/* links_update() then sees the link down and says so */
+		p->admin_down = true;
+		p->st.admin_downs++;
+		printf("opa-switch: port %d (%s) admin down\n", idx, p->name);
+		port_kick(p);
+		return;
+	}
+	ret = rte_eth_dev_start(p->port_id);
+	if (ret != 0) {
+		printf("opa-switch: control: port %d (%s) cannot start: %s; still admin down\n",
+		       idx, p->name, rte_strerror(-ret));
+		return;
+	}
+	p->started = true;
+	p->admin_down = false;
+	p->st.admin_ups++;
+	/* the link comes up when the peer connects again */
+	printf("opa-switch: port %d (%s) admin up\n", idx, p->name);
+}
+
+static void
+ctl_line(void *arg __rte_unused, const char *line, size_t len, bool too_long)
+{
+	char why[SW_CTL_ERR_MAX];
+	struct sw_ctl_cmd cmd;
+
+	if (too_long) {
+		snprintf(why, sizeof(why), "longer than %u bytes", SW_CTL_LINE_MAX);
+		ctl_refuse(line, len, why);
+		return;
+	}
+	if (sw_ctl_parse(line, len, &cmd, why, sizeof(why)) != 0) {
+		ctl_refuse(line, len, why);
+		return;
+	}
+	switch (cmd.kind) {
+	case SW_CTL_NONE:
+		return;
+	case SW_CTL_LINK:
+		ctl_link(&cmd, line, len);
+		return;
+	case SW_CTL_STATS:
+		ctl.commands++;
+		print_stats("requested", (double)(rte_get_timer_cycles() - run_start) /
+			    rte_get_timer_hz());
+		return;
+	case SW_CTL_HELP:
+		ctl.commands++;
+		printf("opa-switch: control: commands: " SW_CTL_USAGE "\n");
+		return;
+	}
+}
+
+/* What arrived on the control FIFO, a bounded amount a pass. */
+static void
+ctl_poll(void)
+{
+	char buf[512];
+	size_t total = 0;
+	ssize_t n;
+
+	if (ctl.fd < 0)
+		return;
+	while (total < SW_CTL_READ_MAX && (n = read(ctl.fd, buf, sizeof(buf))) > 0) {
+		sw_ctl_feed(&ctl.rd, buf, (size_t)n, ctl_line, NULL);
+		total += (size_t)n;
+	}
+}
+
+/*
+ * Open (make, when missing) the control FIFO. Read-write: the switch never
+ * sees an end of file as writers come and go, and a writer's open never
+ * blocks while the switch runs. @return 0, or -1 after saying why.
+ */
+static int
+ctl_open(const char *path)
+{
+	struct stat st;
+
+	if (mkfifo(path, 0600) == 0)
+		ctl.made = true;
+	else if (errno != EEXIST)
+		goto fail;
+	ctl.fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (ctl.fd < 0)
+		goto fail;
+	if (fstat(ctl.fd, &st) != 0 || !S_ISFIFO(st.st_mode)) {
+		fprintf(stderr, "opa-switch: --control %s: not a FIFO\n", path);
+		close(ctl.fd);
+		ctl.fd = -1;
+		return -1;
+	}
+	ctl.path = path;
+	return 0;
+fail:
+	fprintf(stderr, "opa-switch: --control %s: %s\n", path, strerror(errno));
+	if (ctl.made)
+		unlink(path);
+	ctl.made = false;
+	return -1;
+}
+
+static void
+ctl_close(void)
+{
+	if (ctl.fd >= 0)
+		close(ctl.fd);
+	if (ctl.made)
+		unlink(ctl.path);
+	ctl.fd = -1;
+	ctl.made = false;
+}
+
 static void
 run(struct sw_park *park, double duration, double period)
 {
@@ -361,6 +570,7 @@ run(struct sw_park *park, double duration, double period)
 	uint64_t next_stats = period > 0 ? start + period_c : UINT64_MAX;
 	unsigned int idle_us = SW_IDLE_MIN_US;
 
+	run_start = start;
 	while (!omni_stop) {
 		uint64_t now = rte_get_timer_cycles(), until;
 		unsigned int n, total = 0;
@@ -373,6 +583,8 @@ run(struct sw_park *park, double duration, double period)
 		}
 		if (sw_park_hold(park, &omni_stop, 0) != 0)
 			break;
+		/* commands first: a port they stop or start is seen at once */
+		ctl_poll();
 		links_update();
 		until = rte_get_timer_cycles() + window;
 		do {
@@ -397,6 +609,7 @@ struct sw_opts {
 	uint64_t period, duration;
 	unsigned int nb_routes;
 	bool learn;
+	const char *control;
 };
 
 /* Every probed port is a switch port. @return 0, or -1 after saying why. */
@@ -435,6 +648,7 @@ parse_args(int argc, char **argv, struct sw_opts *o)
 		{ "learn", no_argument, NULL, 'l' },
 		{ "stats-period", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "control", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -458,6 +672,10 @@ parse_args(int argc, char **argv, struct sw_opts *o)
 		case 'd':
 			ok = omni_parse_uint(optarg, 0, 86400 * 365, OMNI_NUM_DEC,
 					     &o->duration) == 0;
+			break;
+		case 'c':
+			ok = optarg[0] != '\0';
+			o->control = optarg;
 			break;
 		case 'h':
 			usage(argv[0]);
@@ -545,10 +763,23 @@ main(int argc, char **argv)
 		goto out;
 	}
 	table.learn = o.learn;
+	if (o.control != NULL) {
+		if (ctl_open(o.control) != 0)
+			goto out;
+	} else {
+		/* By default in EAL's runtime directory (private to the user, gone
+		 * with the file-prefix): any switch can be flapped. */
+		snprintf(ctl_default, sizeof(ctl_default), "%s/opa-switch.ctl",
+			 rte_eal_get_runtime_dir());
+		if (ctl_open(ctl_default) != 0)
+			SW_LOG(WARNING, "no control FIFO: the switch runs without one");
+	}
 	if (ports_start(&pool) != 0)
 		goto out;
 	for (i = 0; i < nb_ports; i++)
 		printf("opa-switch: port %u: %s\n", i, ports[i].name);
+	if (ctl.fd >= 0)
+		printf("opa-switch: control: %s\n", ctl.path);
 	printf("opa-switch: %u ports, %u routes, learning %s; forwarding\n", nb_ports,
 	       o.nb_routes, o.learn ? "on" : "off");
 	run(park, (double)o.duration, (double)o.period);
@@ -568,6 +799,7 @@ out:
 		omni_port_close(ports[i].port_id, ports[i].started);
 	rte_mempool_free(pool);
 	sw_fwd_table_free(&table);
+	ctl_close();
 	rte_eal_cleanup();
 	return rc;
 }

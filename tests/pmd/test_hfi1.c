@@ -1065,6 +1065,72 @@ test_named_wire_port_is_used_and_released(void **state)
 	rte_ring_free(r[1]);
 }
 
+/* net_hfi1's model link tick (LINK_TICK_US), an EAL alarm. */
+#define LINK_TICK_US 100000
+
+/*
+ * A wire port of its own whose link is lost (its port stopped, as a memif
+ * peer's disconnect does) is seen lost by the model's next tick and
+ * restarted (re-dialled) about 0.5 s later; the HFI link is Active again
+ * only after two more ticks saw the wire up: down at once, still down right
+ * after the re-dial, up after training, with traffic both ways and one loss
+ * and one re-dial counted.
+ */
+static void
+test_named_wire_lost_is_redialled_and_active_after_two_ticks(void **state)
+{
+	struct hfi1_model_stats st;
+	struct rte_ring *r[2];
+	struct node a, b;
+	int px, py;
+
+	(void)state;
+	r[0] = rte_ring_create("hfi1_rd0", 1024, SOCKET_ID_ANY, 0);
+	r[1] = rte_ring_create("hfi1_rd1", 1024, SOCKET_ID_ANY, 0);
+	assert_non_null(r[0]);
+	assert_non_null(r[1]);
+	px = rte_eth_from_rings("rdx", &r[0], 1, &r[1], 1, SOCKET_ID_ANY);
+	py = rte_eth_from_rings("rdy", &r[1], 1, &r[0], 1, SOCKET_ID_ANY);
+	assert_true(px >= 0 && py >= 0);
+	node_create(&a, 0, "net_ring_rdx", "");
+	node_create(&b, 1, "net_ring_rdy", "");
+	node_start(&a, 1, 1, 256, 256, test_pool, 0);
+	node_start(&b, 1, 1, 256, 256, test_pool, 0);
+	/* the tick has seen the wire up (it re-dials only a link it had) */
+	assert_int_equal(test_wait_alarm_periods(LINK_TICK_US, 1, TEST_WAIT_MS), 0);
+	assert_int_equal(link_status(a.port), RTE_ETH_LINK_UP);
+
+	assert_int_equal(rte_eth_dev_stop((uint16_t)px), 0);
+	assert_int_equal(link_status(a.port), RTE_ETH_LINK_DOWN);
+	/* the next tick sees the loss; the re-dial comes later (0.5 s) */
+	assert_int_equal(test_wait_alarm_periods(LINK_TICK_US, 1, TEST_WAIT_MS), 0);
+	st = node_model_stats(&a);
+	assert_int_equal(st.wire_lost, 1);
+	assert_int_equal(st.wire_redials, 0);
+	assert_int_equal(link_status((uint16_t)px), RTE_ETH_LINK_DOWN);
+	/* restarted (at once up, a net_ring), and not Active yet: training
+	 * takes two more ticks, 100 ms each */
+	TEST_WAIT(node_model_stats(&a).wire_redials == 1, TEST_WAIT_MS);
+	assert_int_equal(link_status(a.port), RTE_ETH_LINK_DOWN);
+	assert_int_equal(link_status((uint16_t)px), RTE_ETH_LINK_UP);
+	/* two ticks up in a row: Active, and no further re-dial */
+	assert_int_equal(test_wait_alarm_periods(LINK_TICK_US, 2, TEST_WAIT_MS), 0);
+	assert_int_equal(link_status(a.port), RTE_ETH_LINK_UP);
+	st = node_model_stats(&a);
+	assert_int_equal(st.wire_lost, 1);
+	assert_int_equal(st.wire_redials, 1);
+	assert_int_equal(node_model_stats(&b).wire_lost, 0);
+	send_pkt(a.port, 0, test_pool, 512, 0, VNIC, 2, 2, 1);
+	recv_check(b.port, 0, 512, VNIC, 2, 2, 1);
+	send_pkt(b.port, 0, test_pool, 520, 0, VNIC, 2, 2, 2);
+	recv_check(a.port, 0, 520, VNIC, 2, 2, 2);
+	pair_down(&a, &b);
+	assert_int_equal(rte_vdev_uninit("net_ring_rdx"), 0);
+	assert_int_equal(rte_vdev_uninit("net_ring_rdy"), 0);
+	rte_ring_free(r[0]);
+	rte_ring_free(r[1]);
+}
+
 /* What ethdev asks of the port that it cannot do is refused: RSS, deferred
  * start, more queues than contexts or engines, RHQ sizes off hfi1's
  * limits, an MTU above the port's. */
@@ -1248,6 +1314,7 @@ main(int argc, char **argv)
 		hfi1_test(test_wire_refused_when_full_or_owned),
 		hfi1_test(test_wire_port_that_cannot_be_made_leaves_no_ring_pair),
 		hfi1_test(test_named_wire_port_is_used_and_released),
+		hfi1_test(test_named_wire_lost_is_redialled_and_active_after_two_ticks),
 		hfi1_test(test_configure_refuses_what_the_port_cannot_do),
 		hfi1_test(test_port_info_reports_identity_from_devargs),
 		hfi1_test(test_pmd_touches_only_modelled_csrs),

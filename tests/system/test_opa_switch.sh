@@ -279,11 +279,33 @@ bad_cmd "a port that does not exist" "--route 2=7: no port '7' (2 ports)" --rout
 bad_cmd "a multicast LID" "LID must be a unicast LID" --route 0xf00001=0
 bad_cmd "a LID routed twice" "LID 2 already goes to port 0" --route 2=0 --route 2=net_memif1
 bad_cmd "a bad period" "bad value 'x'" --stats-period x
+bad_cmd "a control FIFO in no directory" "--control $work/no/ctl: No such file or directory" \
+	--control "$work/no/ctl"
+: > "$work/plain"
+bad_cmd "a control path that is no FIFO" "--control $work/plain: not a FIFO" \
+	--control "$work/plain"
+bad_cmd "an empty control path" "bad value ''" --control ""
 out=$(timeout 120 "$sw" $fabric_eal --file-prefix "$prefix-dur" \
 	--vdev net_memif0,role=server,socket=$work/dur.sock -- --duration 1 2>&1)
 rc=$?
 expect_eq "command line: --duration 1 ends the run, exit 0, final counters" "0 1" \
 	"$rc $(echo "$out" | grep -c 'final counters')"
+# --control makes its FIFO and removes it at exit; one that was there stays.
+out=$(timeout 120 "$sw" $fabric_eal --file-prefix "$prefix-dur" \
+	--vdev net_memif0,role=server,socket=$work/dur.sock -- --duration 1 \
+	--control "$work/made.ctl" 2>&1)
+rc=$?
+mkfifo "$work/kept.ctl"
+out2=$(timeout 120 "$sw" $fabric_eal --file-prefix "$prefix-dur" \
+	--vdev net_memif0,role=server,socket=$work/dur.sock -- --duration 1 \
+	--control "$work/kept.ctl" 2>&1)
+rc2=$?
+expect_eq "command line: --control names its FIFO, made and removed, or kept when it was there" \
+	"0 1 gone|0 1 fifo" \
+	"$rc $(echo "$out" | grep -c "^opa-switch: control: $work/made.ctl\$") $(
+	  [ -e "$work/made.ctl" ] && echo there || echo gone)|$rc2 $(
+	  echo "$out2" | grep -c "^opa-switch: control: $work/kept.ctl\$") $(
+	  [ -p "$work/kept.ctl" ] && echo fifo || echo gone)"
 
 left=
 for p in "${all_pids[@]}"; do

@@ -495,6 +495,140 @@ phase_stop
 phase_end
 
 ########################################################################
+# Phase 6: a link flap. The switch's port 0 (node A) is taken down through
+# its control FIFO (switch_link a down), as pulling A's cable would: A's
+# HFI link goes down, so its VNIC ports lose their carrier (LSC event, link
+# down) and drop what they are given to send; A's model re-dials the wire,
+# and the switch undoes those connections while the port is admin down.
+# Then up again: A's link comes back with no restart of A, and frames make
+# the round trip to B. Bad control lines are refused, the switch going on.
+# Port 4: frames sent while down; port 5: frames sent once up again.
+f_n=100
+gen $f_n "$work/f-down.pcap" 61 60 1514 "$mac_b" "$mac_a"
+gen $f_n "$work/f-up.pcap" 62 60 1514 "$mac_b" "$mac_a"
+pcaps=
+for p in down up; do
+	pcaps="$pcaps --vdev net_pcap_$p,rx_pcap=$work/f-$p.pcap,tx_pcap=$work/f-$p-out.pcap"
+done
+
+# sw_counter PORT|total KEY: a counter of the switch's last answer to "stats".
+sw_counter() {
+	sed -n '/opa-switch: requested counters/h; /opa-switch: requested counters/!H; ${x;p}' \
+		"$work/switch.log" | awk -v p="$1" -v k="$2=" '
+		$1 == "port=" p || ($1 == "total" && p == "total") {
+			for (f = 2; f <= NF; f++)
+				if (index($f, k) == 1) print substr($f, length(k) + 1)
+		}'
+}
+# lines_after FROM LINE: how many switch log lines "opa-switch: LINE" (an
+# extended regex) follow the first line matching FROM ('': from the start).
+lines_after() {
+	awk -v from="$1" -v re="^opa-switch: $2\$" '
+		from == "" || on { if ($0 ~ re) n++ }
+		from != "" && !on && $0 ~ from { on = 1 }
+		END { print n + 0 }' "$work/switch.log"
+}
+# sw_stats: ask the switch for its counters, until it printed them.
+sw_stats() {
+	local n
+	n=$(grep -c 'requested counters' "$work/switch.log")
+	switch_ctl stats && wait_log "$work/switch.log" 'requested counters' 10 $((n + 1)) &&
+		wait_log "$work/switch.log" '^total ' 10 $((n + 1))
+}
+refused_reaches() { # N: the switch undid N or more of A's connections
+	sw_stats && [ "$(sw_counter 0 refused)" -ge "$1" ] 2>/dev/null
+}
+ms_since() { # START (an $EPOCHREALTIME): milliseconds since
+	echo $(( (${EPOCHREALTIME/./} - ${1/./}) / 1000 ))
+}
+
+phase_start flap
+node_a_start "vports=2" "$pcaps" --no-flush-rx --forward-mode=io
+start_b --map 2:2,3:3
+em apply "$work/fwd.yaml" > /dev/null
+expect_eq "flap: opa-em applies the two-vesw config (exit 0)" 0 "$?"
+wait_until 5 testpmd_link 2 up
+n=$(lsc_events)
+
+# Down: the switch says so twice (the command, then the link), A's vport
+# sees its link go down with one LSC event.
+t_cmd=$EPOCHREALTIME
+switch_link a down
+wait_until 10 testpmd_link 2 down
+down_ms=$(ms_since "$t_cmd")
+expect_eq "flap: down: the switch logs 'port 0 (net_memif0) admin down', then 'link down'" \
+	"1 1" "$(lines_after '' 'port 0 [(]net_memif0[)] admin down') $(
+	  lines_after 'port 0 [(]net_memif0[)] admin down' 'port 0 [(]net_memif0[)] link down')"
+expect_eq "flap: down: A's vport 0 link down (show port info 2)" down "$(testpmd_info 2 'Link status')"
+wait_until 5 lsc_after "$n"
+expect_eq "flap: down: A logs one 'Port 2: link state change event'" 1 "$(( $(lsc_events) - n ))"
+# A's HFI model saw its wire lost and dials again; the switch undoes it.
+wait_log "$work/a.log" 'net_hfi1_a: wire link lost: re-dialling' 10
+wait_until 10 refused_reaches 1
+expect_eq "flap: down: A re-dialled and the admin-down port undid the connection (refused >= 1)" \
+	yes "$([ "$(sw_counter 0 refused)" -ge 1 ] 2>/dev/null && echo yes)"
+# Frames A is given to send meanwhile are dropped, each counted, none sent.
+testpmd_cmd "set portlist 2,4"
+testpmd_cmd "start"
+wait_until 10 xstat_reaches 2 tx_drop_state $f_n
+testpmd_cmd "stop"
+expect_eq "flap: down: every frame A sent counts as tx_drop_state, none as sent" \
+	"drop_state $f_n unicast 0" \
+	"drop_state $(testpmd_xstat 2 tx_drop_state) unicast $(testpmd_xstat 2 tx_unicast)"
+expect_eq "flap: down: nothing reached B (its vport 0 rx_packets 0)" 0 \
+	"$(em_counter "$work/fwd.yaml" $FABRIC_B_LID 0 rx_packets)"
+# The refused connections never showed as a link: still down, no event.
+expect_eq "flap: down: A's vport 0 stayed down through the refused re-dials, no other event" \
+	"down 1" "$(testpmd_info 2 'Link status') $(( $(lsc_events) - n ))"
+
+# Bad control lines are refused with a reason; the switch goes on.
+r0=$(grep -c '^opa-switch: control: refused ' "$work/switch.log")
+switch_ctl "bogus"
+switch_ctl "link 9 down"
+switch_ctl "link 0 sideways"
+switch_ctl "link 0"
+switch_ctl "$(printf 'link 0 up\001')"
+switch_ctl "$(printf '%0300d' 0)"
+switch_ctl "# a comment: no answer"
+switch_link 0 down
+wait_log "$work/switch.log" '^opa-switch: control: refused ' 10 $((r0 + 6))
+expect_eq "flap: bad control lines: 6 refused, each with its reason; a second down is a no-op" \
+	"unknown command 'bogus'|no port '9'|not 'sideways'|expected: link PORT down|up|byte 0x01 at column 10|longer than 256 bytes|port 0 (net_memif0) is admin down already" \
+	"$(grep -o "unknown command 'bogus'" "$work/switch.log" | head -1)|$(grep -o "no port '9'" "$work/switch.log" | head -1)|$(grep -o "not 'sideways'" "$work/switch.log" | head -1)|$(grep -o 'expected: link PORT down|up' "$work/switch.log" | head -1)|$(grep -o 'byte 0x01 at column 10' "$work/switch.log" | head -1)|$(grep -o 'longer than 256 bytes' "$work/switch.log" | head -1)|$(grep -o 'port 0 (net_memif0) is admin down already' "$work/switch.log" | head -1)"
+
+# Up again, by name: the switch says so, A's vport comes back by itself.
+t_cmd=$EPOCHREALTIME
+switch_link net_memif0 up
+wait_until 10 testpmd_link 2 up
+up_ms=$(ms_since "$t_cmd")
+expect_eq "flap: up: A's vport 0 link up again, A not restarted (show port info 2)" up \
+	"$(testpmd_info 2 'Link status')"
+wait_until 5 lsc_after $((n + 1))
+expect_eq "flap: up: the switch logs 'admin up', then 'link up'; A two events in all" \
+	"1 1 2" "$(lines_after '' 'port 0 [(]net_memif0[)] admin up') $(
+	  lines_after 'port 0 [(]net_memif0[)] admin up' 'port 0 [(]net_memif0[)] link up') $((
+	  $(lsc_events) - n ))"
+wait_log "$work/a.log" 'net_hfi1_a: wire link up again' 10
+echo "# flap: A's vport 0 seen down ${down_ms} ms after 'link net_memif0 down', up ${up_ms} ms after 'link net_memif0 up'"
+# Traffic flows end to end again: every frame to B and back.
+testpmd_cmd "set portlist 2,5"
+testpmd_cmd "start"
+wait_until 20 has_frames "$work/f-up-out.pcap" $f_n
+testpmd_cmd "stop"
+expect_eq "flap: up: all $f_n frames made the round trip once, MACs swapped" \
+	"all $f_n back once, MACs swapped" \
+	"$(pcap swapped "$work/f-up.pcap" "$work/f-up-out.pcap")"
+expect_eq "flap: up: no frame dropped for the state since (tx_drop_state $f_n)" $f_n \
+	"$(testpmd_xstat 2 tx_drop_state)"
+# The switch counted one admin down, one up, the refusals, the bad lines.
+sw_stats
+expect_eq "flap: switch counters: port 0 admin=up admin_downs=1 admin_ups=1; 6 lines refused; 3 link commands" \
+	"admin=up admin_downs=1 admin_ups=1 control_refused=6 control_commands=3" \
+	"admin=$(sw_counter 0 admin) admin_downs=$(sw_counter 0 admin_downs) admin_ups=$(sw_counter 0 admin_ups) control_refused=$(sw_counter total control_refused) control_commands=$(( $(sw_counter total control_commands) - $(grep -c 'requested counters' "$work/switch.log") ))"
+phase_stop
+phase_end
+
+########################################################################
 # Every phase cleaned up after itself.
 left=$(for d in $pdirs; do [ -e "$d" ] && echo "$d"; done
 	ls "$work"/*.sock "$work/a.log.in" 2>/dev/null

@@ -8,10 +8,13 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_alarm.h>
 #include <rte_bus_vdev.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_eth_ring.h>
 #include <rte_malloc.h>
@@ -25,6 +28,12 @@
 #define WIRE_RING_SIZE 4096
 #define WIRE_POOL_SIZE 8191
 #define WIRE_DESC 1024
+/* Link bring-up: the tick; ticks up in a row before Active again; ticks
+ * from the loss seen to the first re-dial, and from a re-dial to the next. */
+#define LINK_TICK_US 100000
+#define LINK_TRAIN_TICKS 2
+#define REDIAL_TICKS_FIRST 5
+#define REDIAL_TICKS 20
 
 /* ---- CSRs ---- */
 
@@ -154,12 +163,16 @@ model_csr_read(struct hfi1_hw *hw, uint32_t off)
 		return MODEL_RCV_ARRAY_CNT;
 	case HFI1_DCC_PORT_CONFIG: {
 		struct rte_eth_link link = { .link_status = 0 };
+		bool active;
 
 		if (m->wire_port >= 0)
 			rte_eth_link_get_nowait(m->wire_port, &link);
+		/* down at once when the wire goes; Active again once trained */
+		active = link.link_status &&
+			__atomic_load_n(&m->wire_trained, __ATOMIC_ACQUIRE);
 		return opa_mtu_enum(m->conf.mtu) <<
 			HFI1_DCC_PORT_CONFIG_MTU_CAP_SHIFT |
-			(uint64_t)(link.link_status ? HFI1_LINK_STATE_ACTIVE : 1) <<
+			(uint64_t)(active ? HFI1_LINK_STATE_ACTIVE : 1) <<
 			HFI1_DCC_PORT_CONFIG_LINK_STATE_SHIFT;
 	}
 	case HFI1_DCC_PORT_CONFIG1:
@@ -476,6 +489,114 @@ hfi1_model_wire_port(const struct hfi1_model *m)
 	return m->wire_port;
 }
 
+/* ---- Link bring-up ---- */
+
+/*
+ * Restart the wire port, as an HFI retries link training while its link is
+ * down: a net_memif client whose server went (or disconnected it) never
+ * connects again by itself. On the interrupt thread (the tick); the
+ * datapath is held off the wire meanwhile, since stopping it unmaps the
+ * rings a burst reads, and a stopped port's bursts are ethdev's error stubs.
+ */
+static void
+model_redial(struct hfi1_model *m)
+{
+	int ret;
+
+	rte_spinlock_lock(&m->wire_tx_lock);
+	rte_spinlock_lock(&m->wire_rx_lock);
+	ret = rte_eth_dev_stop(m->wire_port);
+	if (ret == 0)
+		ret = rte_eth_dev_start(m->wire_port);
+	__atomic_store_n(&m->wire_started, ret == 0, __ATOMIC_RELEASE);
+	rte_spinlock_unlock(&m->wire_rx_lock);
+	rte_spinlock_unlock(&m->wire_tx_lock);
+	m->st.wire_redials++;
+	m->dials_lost++;
+	m->dial_wait = REDIAL_TICKS;
+}
+
+/*
+ * Every LINK_TICK_US on the interrupt thread while the model has a wire
+ * port of its own. Once the link is lost, DCC reports it down (it follows
+ * the wire at once) and stays down until LINK_TRAIN_TICKS ticks in a row
+ * saw the wire up: a connection the peer undoes at once (a switch port
+ * held down) is never reported, as a link that fails training is not.
+ *
+ * Re-dialling: 0.4 s after the loss is seen, then every 2 s while down.
+ * Not sooner, for two ways a DPDK 22.11 net_memif server dies of a client:
+ * one that accepts a client which has already closed frees the
+ * connection's interrupt source without unregistering it (seen as EAL's
+ * "Invalid memory" or a PANIC in eal_intr_thread_main): a dial is
+ * abandoned only when the server had 2 s to take it (with 0.2 s, a loaded
+ * machine killed the switch this way; under full-rate traffic through the
+ * switch a dial took up to about 1 s to complete); and one that is exiting (its
+ * port stopped, then closed and its memory unmapped by rte_eal_cleanup)
+ * faults on the connection a client makes meanwhile (seen with a dial at
+ * once: system_hfi1_testpmd's node B, the server, stops first). Nothing is
+ * re-dialled before the wire was first up: start-up connects once, as it
+ * always did.
+ */
+static void
+model_link_tick(void *arg)
+{
+	struct hfi1_model *m = arg;
+	struct rte_eth_link link = { .link_status = 0 };
+	bool trained = __atomic_load_n(&m->wire_trained, __ATOMIC_RELAXED);
+
+	if (rte_eth_link_get_nowait(m->wire_port, &link) == 0 && link.link_status) {
+		m->wire_seen_up = true;
+		if (!trained && ++m->up_ticks >= LINK_TRAIN_TICKS) {
+			__atomic_store_n(&m->wire_trained, true, __ATOMIC_RELEASE);
+			HFI1_OSAL_LOG(NOTICE, "%s: wire link up again (%.1f s down, %" PRIu64
+				" re-dials)", m->name, (double)(rte_get_timer_cycles() -
+				m->lost_at) / rte_get_timer_hz(), m->dials_lost);
+		}
+	} else if (m->wire_seen_up) {
+		m->up_ticks = 0;
+		if (trained) {
+			__atomic_store_n(&m->wire_trained, false, __ATOMIC_RELEASE);
+			m->st.wire_lost++;
+			m->dials_lost = 0;
+			m->lost_at = rte_get_timer_cycles();
+			HFI1_OSAL_LOG(NOTICE, "%s: wire link lost: re-dialling", m->name);
+			m->dial_wait = REDIAL_TICKS_FIRST;
+		}
+		if (m->dial_wait == 0 || --m->dial_wait == 0)
+			model_redial(m);
+	}
+	if (rte_eal_alarm_set(LINK_TICK_US, model_link_tick, m) != 0) {
+		/* cannot happen short of memory: the link stays as it is */
+		m->link_tick = false;
+		HFI1_OSAL_LOG(ERR, "%s: link tick stopped: %s", m->name, rte_strerror(rte_errno));
+	}
+}
+
+static void
+link_tick_start(struct hfi1_model *m)
+{
+	/* a ring pair's link is always up: nothing to bring up */
+	if (m->wire_port < 0 || m->wire_pair != NULL)
+		return;
+	if (model_guard_create(m) != 0)
+		HFI1_OSAL_LOG(WARNING,
+			"%s: no wire guard: a wire peer that disconnects may crash a burst", m->name);
+	if (rte_eal_alarm_set(LINK_TICK_US, model_link_tick, m) == 0)
+		m->link_tick = true;
+	else
+		HFI1_OSAL_LOG(WARNING, "%s: no link tick (%s): a lost wire link stays down",
+			m->name, rte_strerror(rte_errno));
+}
+
+static void
+link_tick_stop(struct hfi1_model *m)
+{
+	if (m->link_tick)
+		rte_eal_alarm_cancel(model_link_tick, m);
+	m->link_tick = false;
+	model_guard_destroy(m);
+}
+
 /* ---- Life cycle ---- */
 
 struct hfi1_model *
@@ -501,6 +622,8 @@ hfi1_model_create(const char *name, const struct hfi1_model_conf *conf,
 	m->conf = *conf;
 	m->socket_id = socket_id;
 	m->wire_port = -1;
+	m->wire_trained = true;
+	m->wire_started = true;
 	rte_spinlock_init(&m->wire_tx_lock);
 	rte_spinlock_init(&m->wire_rx_lock);
 	m->eng = rte_zmalloc_socket("hfi1_model", sizeof(*m->eng) *
@@ -534,6 +657,7 @@ hfi1_model_create(const char *name, const struct hfi1_model_conf *conf,
 		rte_errno = -ret;
 		return NULL;
 	}
+	link_tick_start(m);
 	return m;
 nomem_free:
 	rte_free(m->rcv_array);
@@ -548,13 +672,22 @@ nomem:
 void
 hfi1_model_destroy(struct hfi1_model *m)
 {
+	bool own_wire;
+
 	if (m == NULL)
 		return;
 	if (m->service) {
 		rte_service_component_runstate_set(m->service_id, 0);
 		rte_service_component_unregister(m->service_id);
 	}
+	/* what we unregister (the guard, a memif wire's connection as it
+	 * stops) is out of the interrupt thread's sources before the wire's
+	 * own close: a net_memif server's close leaves a freed handle there */
+	own_wire = m->guard != NULL && rte_eth_dev_is_valid_port((uint16_t)m->wire_port);
+	link_tick_stop(m);
 	wire_detach(m);
+	if (own_wire)
+		model_intr_barrier();
 	rte_mempool_free(m->pool);
 	rte_free(m->rcv_array);
 	rte_free(m->ctx);

@@ -21,6 +21,12 @@
  * RcvArray packed at 64-byte offsets, RHQ/eager full drops), link state,
  * LID, P_Keys, SC-to-VL table, MTU. Not modelled: PIO, 9B packets, the
  * 8051, interrupts, the ICRC (not public; its error is injected).
+ *
+ * Link bring-up, on a wire that is a port of its own (not ring:NAME): an
+ * EAL alarm looks at the wire every 100 ms; once its link is lost, the
+ * model restarts the port (re-dials: a net_memif client does not reconnect
+ * by itself) until it is up again, and reports the link Active only when
+ * two ticks in a row saw it up.
  */
 
 #include <stdbool.h>
@@ -77,6 +83,8 @@ struct hfi1_model_stats {
 	uint64_t rcv_egr_full;
 	uint64_t rcv_dma_error;		/**< RcvArray entry or address invalid */
 	uint64_t csr_unknown;		/**< accesses to CSRs the model lacks */
+	uint64_t wire_lost;		/**< times the wire's link was seen lost */
+	uint64_t wire_redials;		/**< wire restarts to bring the link up */
 };
 
 struct hfi1_model;

@@ -272,9 +272,14 @@ sdma_step_locked(struct hfi1_model *m, struct model_engine *e)
 		tx[nt++] = pkts[n];
 	}
 	if (nt > 0) {
-		rte_spinlock_lock(&m->wire_tx_lock);
-		ok = rte_eth_tx_burst(m->wire_port, 0, tx, nt);
-		rte_spinlock_unlock(&m->wire_tx_lock);
+		/* a wire a re-dial could not start refuses, as a link down */
+		if (model_guard_enter(m)) {
+			rte_spinlock_lock(&m->wire_tx_lock);
+			if (__atomic_load_n(&m->wire_started, __ATOMIC_ACQUIRE))
+				ok = rte_eth_tx_burst(m->wire_port, 0, tx, nt);
+			rte_spinlock_unlock(&m->wire_tx_lock);
+			model_guard_leave(m);
+		}
 	}
 	/* Consume descriptors up to the first packet the link refused; that
 	 * one and the rest stay queued: the fabric is lossless. */
@@ -538,11 +543,17 @@ void
 model_rcv_step(struct hfi1_model *m)
 {
 	struct rte_mbuf *pkts[MODEL_BURST];
-	uint16_t n, i;
+	uint16_t n = 0, i;
 
-	if (m->wire_port < 0 || !rte_spinlock_trylock(&m->wire_rx_lock))
+	/* the guard first: waiting for it, a poll holds no lock a re-dial takes */
+	if (m->wire_port < 0 || !model_guard_enter(m))
 		return;
-	n = rte_eth_rx_burst(m->wire_port, 0, pkts, MODEL_BURST);
+	if (!rte_spinlock_trylock(&m->wire_rx_lock)) {
+		model_guard_leave(m);
+		return;
+	}
+	if (__atomic_load_n(&m->wire_started, __ATOMIC_ACQUIRE))
+		n = rte_eth_rx_burst(m->wire_port, 0, pkts, MODEL_BURST);
 	for (i = 0; i < n; i++) {
 		/* Steering reads the header first thing: have the next one near. */
 		if (i + 1 < n)
@@ -551,5 +562,6 @@ model_rcv_step(struct hfi1_model *m)
 		rcv_deliver(m, pkts[i]);
 	}
 	rte_spinlock_unlock(&m->wire_rx_lock);
+	model_guard_leave(m);
 	rte_pktmbuf_free_bulk(pkts, n);
 }

@@ -104,6 +104,16 @@ struct hfi1_model {
 	rte_spinlock_t wire_tx_lock;	/**< engines share the link */
 	rte_spinlock_t wire_rx_lock;
 	struct model_xlate rx_xl;
+	/* Link bring-up on a wire port of its own (see model_link_tick()). */
+	bool link_tick;			/**< the tick alarm runs */
+	bool wire_started;		/**< a re-dial left it started (atomic; locks) */
+	struct model_guard *guard;	/**< bursts park the interrupt thread (own wire) */
+	bool wire_trained;		/**< the link may be Active (atomic) */
+	bool wire_seen_up;		/**< a tick saw the wire up once */
+	unsigned int up_ticks;		/**< ticks in a row that saw it up */
+	unsigned int dial_wait;		/**< ticks before the next re-dial */
+	uint64_t dials_lost;		/**< re-dials since the link was lost */
+	uint64_t lost_at;		/**< timer cycles when a tick saw it lost */
 	/* Faults. */
 	uint32_t fault_count[HFI1_FAULT_MAX];
 	uint64_t fault_arg[HFI1_FAULT_MAX];
@@ -111,6 +121,21 @@ struct hfi1_model {
 	uint32_t service_id;
 	bool service;
 };
+
+/* hfi1_model_guard.c: wire bursts of lcores run with the EAL interrupt
+ * thread parked (a net_memif peer's disconnect unmaps the rings there). */
+struct model_guard;
+int model_guard_create(struct hfi1_model *m);
+void model_guard_destroy(struct hfi1_model *m);
+/** Before a wire burst: false when the park could not be had (skip it). */
+bool model_guard_enter(struct hfi1_model *m);
+/** After a burst model_guard_enter() allowed. */
+void model_guard_leave(struct hfi1_model *m);
+/**
+ * Return once the EAL interrupt thread has rebuilt its sources after an
+ * unregister made before the call (not on that thread; 2 s at most).
+ */
+void model_intr_barrier(void);
 
 /* hfi1_model_dp.c */
 void model_sdma_step(struct hfi1_model *m, unsigned int e);
