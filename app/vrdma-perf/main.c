@@ -45,6 +45,24 @@
 
 /* RC timeout and retries as perftest's defaults (-u 14, 7 retries) */
 struct vperf_opt opt = { .roce_bit = 55, .ctrl_class = 6, .qp_timeout = 14, .retry_cnt = 7 };
+
+/*
+ * How long without progress is a stall: STALL_SECS, or longer when an RC QP
+ * may legitimately wait longer for an ACK: its retry window, the ACK timeout
+ * (4.096 us << --qp-timeout) times the tries (--retry-cnt + 1), plus a
+ * second. (--qp-timeout 0 waits for ever and --retry-cnt 7 retries for
+ * ever: a wait as long as that is a stall, reported after STALL_SECS.)
+ */
+static unsigned int
+stall_secs(void)
+{
+	double window;
+
+	if (opt.qp_timeout == 0 || opt.retry_cnt == 7)
+		return STALL_SECS;
+	window = 4.096e-6 * (double)(1ull << opt.qp_timeout) * (opt.retry_cnt + 1) + 1.0;
+	return window > STALL_SECS ? (unsigned int)window + 1 : STALL_SECS;
+}
 static const char *const mode_names[] = { "send_bw", "write_bw", "read_bw", "send_lat",
 					   "ud_send_bw", "atomic_bw", "write_lat" };
 /* atomic_bw --verify, FETCH_AND_ADD: the originals seen, one bit per value 0..iters-1 */
@@ -96,7 +114,8 @@ usage(FILE *f, const char *prog)
 		"  --accept-timeout S  wait S seconds for the client (default 300)\n"
 		"  --ib-mtu N        path MTU, as the client's -m (default 1024, theirs)\n"
 		"Exit status: 0 when every completion succeeded (and the data checked out),\n"
-		"1 on a failure or a stall of %u s, 2 for a bad command line.\n",
+		"1 on a failure or a stall of %u s (longer when --qp-timeout and --retry-cnt\n"
+		"let an RC QP wait longer), 2 for a bad command line.\n",
 		prog, MAX_DEPTH, MAX_DEPTH, STALL_SECS);
 }
 
@@ -786,9 +805,9 @@ requester(struct side *a, const struct side *b)
 		if (finished + __atomic_load_n(&b->done, __ATOMIC_ACQUIRE) != progress) {
 			progress = finished + b->done;
 			last_progress = now;
-		} else if (now - last_progress > STALL_SECS * hz) {
+		} else if (now - last_progress > stall_secs() * hz) {
 			fprintf(stderr, "vrdma-perf: no progress for %u s: A %" PRIu64
-				" complete, B %" PRIu64 " received\n", STALL_SECS, a->done,
+				" complete, B %" PRIu64 " received\n", stall_secs(), a->done,
 				b->done);
 			failed = true;
 			break;
@@ -947,11 +966,11 @@ lat_poll(struct lat *l)
 	if (progress != l->progress) {
 		l->progress = progress;
 		l->last_progress = now;
-	} else if (now - l->last_progress > STALL_SECS * rte_get_timer_hz()) {
+	} else if (now - l->last_progress > stall_secs() * rte_get_timer_hz()) {
 		/* either side may see it first: one says so */
 		if (!__atomic_exchange_n(&failed, true, __ATOMIC_RELAXED))
 			fprintf(stderr, "vrdma-perf: no progress for %u s: A %" PRIu64
-				" round trips, B %" PRIu64 " received\n", STALL_SECS,
+				" round trips, B %" PRIu64 " received\n", stall_secs(),
 				__atomic_load_n(&sa.done, __ATOMIC_ACQUIRE),
 				__atomic_load_n(&sb.done, __ATOMIC_ACQUIRE));
 		return -1;

@@ -189,6 +189,10 @@ lost "no answer, --qp-timeout 8 --retry-cnt 1: the completion error names RETRY_
 # (the default retry count, 7, would retry for ever: so --retry-cnt reached the QP)
 lost "no answer, --qp-timeout 0 (no ACK timeout): no completion at all, a stall" \
 	'no progress for 5 s' --iters 100 --qp-timeout 0 --retry-cnt 1
+# 2.1 s x 3 tries: a QP that may wait 6.4 s for an ACK is not a stall at 5 s;
+# its RETRY_EXC_ERR comes first
+lost "no answer, --qp-timeout 19 --retry-cnt 2: RETRY_EXC_ERR after 6.4 s, no stall at 5 s" \
+	'device A: completion error: RETRY_EXC_ERR' --iters 100 --qp-timeout 19 --retry-cnt 2
 stop "$pid_na" 30
 rc_a=$?
 stop "$pid_nb" 30
