@@ -139,14 +139,17 @@ b_xstat() {
 }
 
 # em COMMAND CONFIG [OPTIONS...]: opa-em, a client of the switch's port em.
-# Every MAD it sends has a deadline, but nothing else bounds a run (EAL
+# A MAD waits 1 s for its reply and is sent up to 6 times: on two CPUs a
+# node's control path has answered after more than opa-em's default 2 s
+# (load average 8, RDMA streaming through it). Every MAD has a deadline,
+# but nothing else bounds a run (EAL
 # start-up, the memif connection, exit): 120 s at most, so a stuck EM fails
 # its command with a clear message instead of stalling the caller until its
 # test times out.
 em() {
 	local rc
 	timeout -k 5 120 "$build/app/opa-em/opa-em" --lcores 0@0 $fabric_eal \
-		--file-prefix "$prefix-em" $(switch_port em) -- "$@" 2>&1 |
+		--file-prefix "$prefix-em" $(switch_port em) -- --timeout-ms 1000 --retries 5 "$@" 2>&1 |
 		grep -v '^rte_pmd_memif_probe'
 	rc=${PIPESTATUS[0]}
 	[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || echo "fabric: opa-em $* did not finish in 120 s" >&2
@@ -210,13 +213,15 @@ vrdma_perf() {
 # switch's em port (log $work/em-serve.log), until it serves: it applies
 # CONFIG, then keeps the vesws' MAC tables in step with the stations the
 # nodes report. Only one EM at a time holds the em port: stop it
-# (em_serve_stop) before em apply or em status.
+# (em_serve_stop) before em apply or em status. Its MADs wait 1 s and are
+# sent 6 times: a node starved of CPU (a QEMU guest beside it on two CPUs)
+# has answered late.
 em_serve_pid=
 em_serve_start() {
 	local conf=$1
 	shift
 	timeout -k 5 900 stdbuf -oL "$build/app/opa-em/opa-em" --lcores 0@0 $fabric_eal \
-		--file-prefix "$prefix-em" $(switch_port em) -- --poll-ms 500 "$@" serve "$conf" \
+		--file-prefix "$prefix-em" $(switch_port em) -- --poll-ms 500 --timeout-ms 1000 --retries 5 "$@" serve "$conf" \
 		> "$work/em-serve.log" 2>&1 &
 	em_serve_pid=$!
 	wait_log "$work/em-serve.log" '^serving [0-9]+ of [0-9]+ vports' 60

@@ -313,12 +313,15 @@ fi
 # 4b. moved and moved back before the retry limit: nothing lost
 em apply "$work/em.yaml" > /dev/null
 r0=$(retransmits)
-stream moveback 30000 --qp-timeout 18 --retry-cnt 6 ||
+stream moveback 300000 --qp-timeout 18 --retry-cnt 6 ||
 	fail "the stream runs before the round trip to vesw 2" "$(tail -3 "$work/moveback.log")"
 em apply "$work/moved.yaml" > "$work/em-there.txt" && em apply "$work/em.yaml" > "$work/em-back.txt"
 rc=$?
-if [ $rc -eq 0 ]; then
+if [ $rc -eq 0 ] && running "$stream_pid"; then
 	pass "opa-em moves node B's vport 0 to vesw 2 and back while the stream runs"
+elif [ $rc -eq 0 ]; then
+	fail "opa-em moves node B's vport 0 to vesw 2 and back while the stream runs" \
+		"the stream ended before the move was back: make it longer"
 else
 	fail "opa-em moves node B's vport 0 to vesw 2 and back while the stream runs" "rc=$rc
 $(cat "$work/em-there.txt" "$work/em-back.txt" 2>/dev/null | tail -8)"
@@ -331,11 +334,22 @@ expect_eq "node A's engine retransmitted what the move lost" 1 \
 
 # 4c. node A's HFI link flaps during the stream (opa-switch's control)
 r0=$(retransmits)
-stream flap 30000 --qp-timeout 18 --retry-cnt 6 ||
+stream flap 300000 --qp-timeout 18 --retry-cnt 6 ||
 	fail "the stream runs before the flap" "$(tail -3 "$work/flap.log")"
-switch_link a down && switch_link a up
-expect_eq "opa-switch takes node A's link down and up while the stream runs" 0 $?
+switch_link a down && wait_log "$work/rdma-a.log" 'wire link lost' 10 && switch_link a up &&
+	wait_log "$work/rdma-a.log" 'wire link up again' 30
+rc=$?
+if [ $rc -eq 0 ] && running "$stream_pid"; then
+	pass "opa-switch takes node A's link down and up while the stream runs; A's HFI sees both"
+else
+	fail "opa-switch takes node A's link down and up while the stream runs; A's HFI sees both" \
+		"rc=$rc; stream running: $(running "$stream_pid" && echo yes || echo no)
+$(grep -E 'wire link|admin' "$work/rdma-a.log" "$work/switch.log" | tail -4)"
+fi
 stream_verified flap "HFI link flap: the RC WRITE stream is retried, every message verified"
+wait_until 5 eval '[ "$(retransmits)" -gt "${r0:-0}" ]'
+expect_eq "node A's engine retransmitted what the flap lost" 1 \
+	"$([ "$(retransmits)" -gt "${r0:-0}" ] && echo 1 || echo 0)"
 rdma_node_stop a
 expect_eq "node A's backend exits 0 after the faults with every mbuf back" 0 $?
 rdma_node_stop b
