@@ -92,13 +92,14 @@ switch_stop() {
 	return $rc
 }
 
-# The fabric of the demo: switch ports a, b and em, routes by LID; private
+# fabric_start [OPA_SWITCH_ARGS...]: the fabric of the demo: switch ports
+# a, b and em, routes by LID (e.g. --pcap FILE captures the wire); private
 # copies of our plugins for the nodes.
 fabric_start() {
 	plugin_copies "$build/drivers/net/hfi1/librte_net_hfi1.so" \
 		"$build/drivers/net/opa_vnic/librte_net_opa_vnic.so" || return 1
 	switch_start a b em -- --route "$FABRIC_A_LID=0" --route "$FABRIC_B_LID=1" \
-		--route "$FABRIC_EM_LID=2" --stats-period 0
+		--route "$FABRIC_EM_LID=2" --stats-period 0 "$@"
 }
 
 # The vdevs of a node: memif to the switch, the HFI model, the VNIC device.

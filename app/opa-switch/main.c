@@ -40,6 +40,7 @@
 #include "sw_ctl.h"
 #include "sw_fwd.h"
 #include "sw_park.h"
+#include "sw_pcap.h"
 
 RTE_LOG_REGISTER_DEFAULT(sw_logtype, NOTICE);
 #define SW_LOG(level, fmt, ...) \
@@ -99,6 +100,8 @@ static struct {
 	uint64_t commands;	/* lines that were commands, carried out */
 	uint64_t refused;	/* lines refused */
 } ctl = { .fd = -1 };
+static bool capture;	/* --pcap: every packet received is written */
+static unsigned int pool_size;
 
 static void
 usage(const char *prog)
@@ -115,7 +118,9 @@ usage(const char *prog)
 		"  --duration S       stop after S seconds (default 0: at SIGINT/SIGTERM)\n"
 		"  --control PATH     read commands from the FIFO PATH (made if missing;\n"
 		"                     default: opa-switch.ctl in EAL's runtime directory):\n"
-		"                     " SW_CTL_USAGE "\n",
+		"                     " SW_CTL_USAGE "\n"
+		"  --pcap PATH        write every packet received to PATH (pcap, linktype\n"
+		"                     147: tshark -X lua_script:opa16b.lua reads it)\n",
 		prog);
 }
 
@@ -303,6 +308,8 @@ forward(uint16_t in, struct rte_mbuf *m)
 
 	st->rx++;
 	st->rx_bytes += len;
+	if (unlikely(capture))
+		sw_pcap_write(m);
 	/* the LRH may straddle segments */
 	hdr = rte_pktmbuf_read(m, 0, RTE_MIN(len, (uint32_t)OPA16B_LRH_LEN), buf);
 	if (hdr == NULL) {
@@ -610,6 +617,7 @@ struct sw_opts {
 	unsigned int nb_routes;
 	bool learn;
 	const char *control;
+	const char *pcap;
 };
 
 /* Every probed port is a switch port. @return 0, or -1 after saying why. */
@@ -649,6 +657,7 @@ parse_args(int argc, char **argv, struct sw_opts *o)
 		{ "stats-period", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "control", required_argument, NULL, 'c' },
+		{ "pcap", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -676,6 +685,10 @@ parse_args(int argc, char **argv, struct sw_opts *o)
 		case 'c':
 			ok = optarg[0] != '\0';
 			o->control = optarg;
+			break;
+		case 'p':
+			ok = optarg[0] != '\0';
+			o->pcap = optarg;
 			break;
 		case 'h':
 			usage(argv[0]);
@@ -707,10 +720,9 @@ ports_start(struct rte_mempool **pool)
 	uint16_t i;
 	int ret;
 
-	*pool = rte_pktmbuf_pool_create("sw_pool",
-					RTE_MAX(nb_ports * (SW_RX_DESC + SW_TX_DESC + 2 * SW_BURST) +
-						512u, 1023u),
-					256, 0, RTE_PKTMBUF_HEADROOM + 4096, rte_socket_id());
+	pool_size = RTE_MAX(nb_ports * (SW_RX_DESC + SW_TX_DESC + 2 * SW_BURST) + 512u, 1023u);
+	*pool = rte_pktmbuf_pool_create("sw_pool", pool_size, 256, 0,
+					RTE_PKTMBUF_HEADROOM + 4096, rte_socket_id());
 	if (*pool == NULL) {
 		fprintf(stderr, "opa-switch: no mbuf pool: %s\n", rte_strerror(rte_errno));
 		return -1;
@@ -776,6 +788,12 @@ main(int argc, char **argv)
 	}
 	if (ports_start(&pool) != 0)
 		goto out;
+	if (o.pcap != NULL) {
+		if (sw_pcap_open(o.pcap) != 0)
+			goto out;
+		capture = true;
+		printf("opa-switch: capturing every packet received to %s\n", o.pcap);
+	}
 	for (i = 0; i < nb_ports; i++)
 		printf("opa-switch: port %u: %s\n", i, ports[i].name);
 	if (ctl.fd >= 0)
@@ -797,7 +815,16 @@ out:
 	/* closing also removes a memif server's socket file */
 	for (i = 0; i < nb_ports; i++)
 		omni_port_close(ports[i].port_id, ports[i].started);
-	rte_mempool_free(pool);
+	if (capture) {
+		uint64_t written, failed;
+
+		sw_pcap_close(&written, &failed);
+		printf("opa-switch: pcap: %" PRIu64 " packets written to %s, %" PRIu64 " failed\n",
+		       written, o.pcap, failed);
+	}
+	/* ports closed: every mbuf is back (said, and a leak fails the exit) */
+	if (!omni_pool_release(pool, pool_size, rc == 0))
+		rc = 1;
 	sw_fwd_table_free(&table);
 	ctl_close();
 	rte_eal_cleanup();

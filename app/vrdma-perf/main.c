@@ -12,7 +12,7 @@
  *
  *   vrdma-perf [EAL options] -- -a SOCKET -b SOCKET [--mode MODE]
  *       [--size BYTES] [--iters N] [--tx-depth N] [--rx-depth N] [--verify]
- *       [--atomic-type TYPE] [--qp-timeout N] [--retry-cnt N]
+ *       [--atomic-type TYPE] [--qp-timeout N] [--retry-cnt N] [--tclass N]
  */
 
 #include <endian.h>
@@ -100,6 +100,9 @@ usage(FILE *f, const char *prog)
 		"                    0: none), as perftest's -u\n"
 		"  --retry-cnt N     RC transport retries, 0..7 (default 7; the engine reads 7\n"
 		"                    as for ever)\n"
+		"  --tclass N        the traffic class of A's and B's packets, 0..255 (default\n"
+		"                    0; as perftest's --tclass): on a backend with --vlan its top\n"
+		"                    3 bits are the frames' PCP\n"
 		"  --roce-bit N      the devices' RoCE feature bit (default 55)\n"
 		"  --ctrl-class N    their RoCE control class (default 6)\n"
 		"interoperability, one device as the server of ibv_rc_pingpong or\n"
@@ -163,6 +166,7 @@ parse_args(int argc, char **argv)
 		{ "atomic-type", required_argument, NULL, 'A' },
 		{ "qp-timeout", required_argument, NULL, 'O' },
 		{ "retry-cnt", required_argument, NULL, 'Y' },
+		{ "tclass", required_argument, NULL, 'K' },
 		{ "roce-bit", required_argument, NULL, 'R' },
 		{ "ctrl-class", required_argument, NULL, 'C' },
 		{ "pingpong", required_argument, NULL, 'P' },
@@ -241,6 +245,11 @@ parse_args(int argc, char **argv)
 			if (!num_opt("retry-cnt", optarg, 0, 7, &v))
 				return -1;
 			opt.retry_cnt = (uint8_t)v;
+			break;
+		case 'K':
+			if (!num_opt("tclass", optarg, 0, 255, &v))
+				return -1;
+			opt.tclass = (uint8_t)v;
 			break;
 		case 'R':
 			if (!num_opt("roce-bit", optarg, 0, 63, &v))
@@ -500,6 +509,7 @@ rc_connect(struct side *s, const struct vperf_peer *peer, uint8_t mtu)
 	m.a.rq_psn = htole32(peer->psn);
 	memcpy(m.a.ah_attr.grh.dgid, peer->gid, 16);
 	m.a.ah_attr.grh.hop_limit = 64;
+	m.a.ah_attr.grh.traffic_class = opt.tclass;
 	memcpy(m.a.ah_attr.dmac, peer->mac, 6);
 	if (modify(s, VRDMA_QPS_RTR, VRDMA_QP_ATTR_AV | VRDMA_QP_ATTR_PATH_MTU | VRDMA_QP_ATTR_RQ_PSN |
 		   VRDMA_QP_ATTR_MAX_DEST_RD_ATOMIC | VRDMA_QP_ATTR_MIN_RNR_TIMER | VRDMA_QP_ATTR_DEST_QPN, &m) != 0)
@@ -535,6 +545,7 @@ ud_connect(struct side *s, const struct vperf_peer *peer)
 		return -1;
 	memcpy(ah.ah_attr.grh.dgid, peer->gid, 16);
 	ah.ah_attr.grh.hop_limit = 64;
+	ah.ah_attr.grh.traffic_class = opt.tclass;
 	memcpy(ah.ah_attr.dmac, peer->mac, 6);
 	rc = vuf_rdma_cmd(s->d, VRDMA_CMD_CREATE_AH, &ah, sizeof(ah), &h, sizeof(h));
 	if (rc != 0)

@@ -45,6 +45,7 @@ struct vperf_opt {
 	bool atomic_type_set;       /* --atomic-type given */
 	uint8_t qp_timeout;         /* RC: local ACK timeout exponent (4.096 us << it) */
 	uint8_t retry_cnt;          /* RC: transport retries */
+	uint8_t tclass;             /* traffic class of the QPs' and AHs' packets */
 	unsigned int roce_bit, ctrl_class;
 	/* interoperability mode (--pingpong) */
 	uint16_t listen_port;       /* TCP port of the out-of-band exchange */

@@ -30,7 +30,10 @@
 #     moves there and back before the retry limit (it recovers, every
 #     message verified); node A's HFI link goes down and up (likewise);
 #  5. the RoCE path MTU follows the vesw's MTU: 4096 on a vesw of 9000, then
-#     clamped to 1024 by both backends when the EM lowers it to 1500.
+#     clamped to 1024 by both backends when the EM lowers it to 1500;
+#  6. the RoCE priority reaches the fabric: with --vlan 0 a traffic class's
+#     PCP selects the SC by the vesw's map, judged by tshark on a capture of
+#     the switch's wire.
 #
 # Section 3 needs root and qemu-system-x86 with the test guest image
 # (scripts/setup.sh installs both).
@@ -403,5 +406,44 @@ errs=$(grep -E "^errors node=($FABRIC_A_LID|$FABRIC_B_LID) index=0 " "$work/stat
 	grep -o ' tx_errors=[0-9]*\| rx_errors=[0-9]*\| rx_oversize=[0-9]*' | cut -d= -f2 | tr '\n' ' ')
 expect_eq "no VNIC vport counted an error or an oversize frame (tx_errors, rx_errors, rx_oversize)" \
 	"0 0 0 0 0 0 " "$errs"
+
+# --- 6. the RoCE priority reaches the fabric as the vesw's SC
+#
+# Both backends tag their RoCE frames (--vlan 0: priority tags); a frame's
+# PCP is its traffic class's top 3 bits; each vport maps PCP 5 to SC 3
+# (pcp_to_sc_uc) and untagged frames to SC 1 (non_vlan_sc_uc). A new
+# switch captures every packet it takes in (--pcap); tshark, with our 16B
+# dissector over the Ethernet one, judges the SC of each RoCE packet.
+fabric_stop
+fabric_start --pcap "$work/fabric.pcap" ||
+	fail "a capturing fabric starts" "$(tail -5 "$work/switch.log")"
+rdma_node_start a -- -s "$work/a.sock" --vlan 0 ||
+	fail "node A's backend serves with --vlan 0" "$(tail -5 "$work/rdma-a.log")"
+rdma_node_start b -- -s "$work/b.sock" --vlan 0 ||
+	fail "node B's backend serves with --vlan 0" "$(tail -5 "$work/rdma-b.log")"
+em_conf "$work/prio.yaml" 1 2 static
+sed -i "s/^    vesw: 1\$/    vesw: 1\n    pcp_to_sc_uc: [0, 0, 0, 0, 0, 3, 0, 0]\n    non_vlan_sc_uc: 1/" \
+	"$work/prio.yaml"
+em apply "$work/prio.yaml" > "$work/em-prio.txt"
+expect_eq "opa-em maps PCP 5 to SC 3 on vesw 1's vports" 0 $?
+perf_run "traffic class 0xa0 (PCP 5), RC SEND 4000 B x 500" --mode send_bw --size 4000 \
+	--iters 500 --tclass 160
+perf_run "traffic class 0 (PCP 0), RC SEND 4000 B x 500" --mode send_bw --size 4000 --iters 500
+rdma_node_stop a
+expect_eq "node A's backend exits 0 with every mbuf back (priority section)" 0 $?
+rdma_node_stop b
+expect_eq "node B's backend exits 0 with every mbuf back (priority section)" 0 $?
+switch_stop
+expect_eq "the switch exits 0 with every mbuf back, its capture written" 0 $?
+# per RoCE packet (16B L4 0x78, UDP 4791): its SC and its frame's PCP
+tshark -X "lua_script:$src/app/opa16b-pcap/opa16b.lua" -r "$work/fabric.pcap" \
+	-Y 'opa16b.l4 == 0x78 && udp.dstport == 4791' -T fields -E occurrence=f -e opa16b.sc -e vlan.priority \
+	2>/dev/null | sort | uniq -c | awk '{ print $2 "/" $3 "=" $1 }' > "$work/sc.txt"
+echo "# SC/PCP=packets: $(tr '\n' ' ' < "$work/sc.txt")"
+pcp5=$(grep -c '^3/5=' "$work/sc.txt")
+pcp0=$(grep -c '^0/0=' "$work/sc.txt")
+other=$(grep -vc -E '^(3/5|0/0)=' "$work/sc.txt")
+expect_eq "on the wire: every RoCE packet of PCP 5 has SC 3, of PCP 0 SC 0, none other" \
+	"1 1 0" "$pcp5 $pcp0 $other"
 fabric_stop
 finish
