@@ -256,9 +256,10 @@ echo "# B: $(grep '^switch:' "$lb" | tail -1)"
 # --- 4. the fabric changes under a running RC WRITE stream
 #
 # A QP with --qp-timeout 14 (67 ms) and --retry-cnt 3 gives up after about
-# 0.3 s without an ACK (RETRY_EXC_ERR); with --qp-timeout 18 (4.096 us x
-# 2^18 = 1.07 s) and --retry-cnt 6 it survives an outage of about 7 s.
-# (--retry-cnt 7 retries for ever, as rxe.)
+# 0.3 s without an ACK (RETRY_EXC_ERR); with --qp-timeout 20 (4.096 us x
+# 2^20 = 4.3 s) and --retry-cnt 6 it survives an outage of about 30 s (two
+# em applies under load have taken more than 7 s). (--retry-cnt 7 retries
+# for ever, as rxe.)
 rdma_node_start a -- -s "$work/a.sock" --stats 1 ||
 	fail "node A's backend serves again" "$(tail -5 "$work/rdma-a.log")"
 rdma_node_start b -- -s "$work/b.sock" --stats 1 ||
@@ -316,7 +317,7 @@ fi
 # 4b. moved and moved back before the retry limit: nothing lost
 em apply "$work/em.yaml" > /dev/null
 r0=$(retransmits)
-stream moveback 300000 --qp-timeout 18 --retry-cnt 6 ||
+stream moveback 300000 --qp-timeout 20 --retry-cnt 6 ||
 	fail "the stream runs before the round trip to vesw 2" "$(tail -3 "$work/moveback.log")"
 em apply "$work/moved.yaml" > "$work/em-there.txt" && em apply "$work/em.yaml" > "$work/em-back.txt"
 rc=$?
@@ -337,7 +338,7 @@ expect_eq "node A's engine retransmitted what the move lost" 1 \
 
 # 4c. node A's HFI link flaps during the stream (opa-switch's control)
 r0=$(retransmits)
-stream flap 300000 --qp-timeout 18 --retry-cnt 6 ||
+stream flap 300000 --qp-timeout 20 --retry-cnt 6 ||
 	fail "the stream runs before the flap" "$(tail -3 "$work/flap.log")"
 switch_link a down && wait_log "$work/rdma-a.log" 'wire link lost' 10 && switch_link a up &&
 	wait_log "$work/rdma-a.log" 'wire link up again' 30
