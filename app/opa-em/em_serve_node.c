@@ -246,7 +246,7 @@ say_changed(const struct em_config *from, const struct em_vport *o, const struct
 	nd = em_vport_info_diff(a, b, false, d, RTE_DIM(d));
 	printf("reload: node %u vport %u:", vp->node_lid, vp->index);
 	for (k = 0; k < nd && k < RTE_DIM(d); k++)
-		printf("%s %s %s -> %s", k ? "," : "", d[k].name, d[k].got, d[k].want);
+		printf("%s %s %s -> %s", k ? "," : "", d[k].name, d[k].want, d[k].got);
 	printf("\n");
 }
 
