@@ -7,7 +7,11 @@
  * reader of interface-list replies against good and bad replies, the
  * lists' report numbers, and the MAC tables computed from static entries
  * and lists (static wins, a move, a vport's own MACs, only its vesw, the
- * 2048-entry limit, removal with slots kept, MACs ignored).
+ * 2048-entry limit, removal with slots kept, MACs ignored); and what
+ * serve's reload stands on: a result renumbered for a new configuration
+ * (em_learn_result_remap()), two configurations compared vport by vport
+ * (em_config_diff()) and two VESWPORT_INFOs field by field
+ * (em_vport_info_diff()).
  */
 
 #include <errno.h>
@@ -20,6 +24,7 @@
 
 #include <cmocka.h>
 
+#include "em_config.h"
 #include "em_learn.h"
 #include "omni_bytes.h"
 #include "test_case.h"
@@ -427,6 +432,176 @@ test_iface_read(void **state)
 	assert_int_equal(em_iface_read_reply(&r, d, sizeof(d), why, sizeof(why)), -EBADMSG);
 }
 
+
+/* A result renumbered for a new configuration is the one computed there:
+ * vports 0..4 become 3, gone, 1, 4, 0 (vport 1 removed: its MACs are on no
+ * other list, its note goes with it; the conflicts of old vports 2 and 4
+ * change order).
+ */
+static void
+test_remap(void **state)
+{
+	static const uint32_t new_of[NV] = { 3, EM_LEARN_GONE, 1, 4, 0 };
+	static const unsigned int l0[] = { 1, 2 }, l1[] = { 3, 9 }, l2[] = { 2 }, l3[] = { 4 },
+		l4[] = { 4, 5 };
+	struct vnic_mac_entry st[1] = { { .mac = mac(5), .dlid_sd = 100 << VNIC_DLID_SD_SHIFT } };
+	struct rte_ether_addr mc = { { 0x01, 0, 0, 0, 0, 7 } };
+	struct fix *f = fix_new(), *g = fix_new();
+	unsigned int i, j;
+
+	(void)state;
+	set_list(&f->l[0], l0, 2, &f->seq);
+	set_list(&f->l[1], l1, 2, &f->seq);
+	set_list(&f->l[2], l2, 1, &f->seq);  /* mac 2 on 0 and 2: 2 is the latest */
+	set_list(&f->l[3], l3, 1, &f->seq);
+	set_list(&f->l[4], l4, 2, &f->seq);  /* mac 4 on 3 and 4: 4 is the latest */
+	f->l[1].mac[f->l[1].n++] = mc;      /* a multicast MAC on vport 1's list */
+	f->v[3].statics = st;                /* vport 3's static mac 5, reported by 4 */
+	f->v[3].nb_statics = 1;
+	memcpy(f->prev[3], st, sizeof(st));
+	compute(f);
+	assert_true(has_note(&f->r, EM_NOTE_CONFLICT, 2, 0, mac(2), 0));
+	assert_true(has_note(&f->r, EM_NOTE_CONFLICT, 4, 3, mac(4), 0));
+	assert_true(has_note(&f->r, EM_NOTE_STATIC, 3, 4, mac(5), 0));
+	assert_true(has_note(&f->r, EM_NOTE_IGNORED, 1, 0, mc, 0));
+	assert_int_equal(f->r.nb_owners, 6);
+	em_learn_result_remap(&f->r, new_of, NV);
+	/* the same vports and lists in the new numbering (vport 1 of g: none) */
+	for (i = 0; i < NV; i++) {
+		if (new_of[i] == EM_LEARN_GONE)
+			continue;
+		j = new_of[i];
+		g->v[j] = f->v[i];
+		g->v[j].list = &g->l[j];
+		g->l[j] = f->l[i];
+		memcpy(g->prev[j], f->prev[i], sizeof(g->prev[j]));
+	}
+	g->v[2].list = NULL;
+	g->v[2].statics = NULL;
+	g->v[2].nb_statics = 0;
+	compute(g);
+	assert_int_equal(f->r.nb_owners, g->r.nb_owners);
+	assert_int_equal(f->r.nb_owners, 4);
+	for (i = 0; i < g->r.nb_owners; i++) {
+		assert_int_equal(em_learn_owner_cmp(&f->r.owners[i], &g->r.owners[i]), 0);
+		assert_int_equal(f->r.owners[i].vport, g->r.owners[i].vport);
+	}
+	assert_int_equal(f->r.nb_notes, g->r.nb_notes);
+	assert_int_equal(f->r.nb_notes, 3);
+	for (i = 0; i < g->r.nb_notes; i++)
+		assert_int_equal(em_learn_note_cmp(&f->r.notes[i], &g->r.notes[i]), 0);
+	assert_true(has_note(&f->r, EM_NOTE_CONFLICT, 1, 3, mac(2), 0));
+	assert_true(has_note(&f->r, EM_NOTE_CONFLICT, 0, 4, mac(4), 0));
+	assert_true(has_note(&f->r, EM_NOTE_STATIC, 4, 0, mac(5), 0));
+	/* every vport gone: nothing left */
+	{
+		static const uint32_t gone[NV] = { EM_LEARN_GONE, EM_LEARN_GONE, EM_LEARN_GONE,
+						   EM_LEARN_GONE, EM_LEARN_GONE };
+
+		em_learn_result_remap(&g->r, gone, NV);
+		assert_int_equal(g->r.nb_owners, 0);
+		assert_int_equal(g->r.nb_notes, 0);
+	}
+	fix_free(f);
+	fix_free(g);
+}
+
+static void
+load(const char *text, struct em_config *cfg)
+{
+	char err[256] = "";
+
+	if (em_config_parse(text, strlen(text), "t.yaml", cfg, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+}
+
+/* Two configurations, vport by vport: matched by (node_lid, index) in any
+ * order; a move to another vesw or a vesw's MTU is a VESWPORT_INFO change,
+ * static entries a table change; added and removed vports named.
+ */
+static void
+test_config_diff(void **state)
+{
+	static const char a[] =
+		"em: { lid: 1 }\n"
+		"vesws:\n"
+		"  - { id: 10, pkey: 0x8001, mcast_dlid: 0xf00001, ucast_dlids: [2, 3] }\n"
+		"  - { id: 20, pkey: 0x8002, mcast_dlid: 0xf00002 }\n"
+		"vports:\n"
+		"  - { node_lid: 2, index: 2, vesw: 10 }\n"
+		"  - { node_lid: 3, index: 0, vesw: 10, mac_table: [ { mac: \"02:00:00:00:00:99\", dlid: 7 } ] }\n"
+		"  - { node_lid: 3, index: 1, vesw: 20 }\n"
+		"  - { node_lid: 4, index: 0, vesw: 20 }\n";
+	static const char b[] =
+		"em: { lid: 1 }\n"
+		"vesws:\n"
+		"  - { id: 10, pkey: 0x8001, mcast_dlid: 0xf00001, ucast_dlids: [2, 3] }\n"
+		"  - { id: 20, pkey: 0x8002, mcast_dlid: 0xf00002, mtu: 9000 }\n"
+		"vports:\n"
+		"  - { node_lid: 3, index: 0, vesw: 10, mac_table: [ { mac: \"02:00:00:00:00:98\", dlid: 7 } ] }\n"
+		"  - { node_lid: 5, index: 0, vesw: 10 }\n"
+		"  - { node_lid: 2, index: 2, vesw: 20 }\n"
+		"  - { node_lid: 3, index: 1, vesw: 20 }\n";
+	uint8_t wa[VEMA_VESWPORT_INFO_LEN], wb[VEMA_VESWPORT_INFO_LEN];
+	struct em_config ca, cb;
+	struct em_info_diff d[64];
+	uint32_t old_of[4], new_of[4];
+	uint8_t change[4];
+	unsigned int n;
+
+	(void)state;
+	load(a, &ca);
+	load(b, &cb);
+	em_config_diff(&ca, &cb, old_of, change, new_of);
+	/* 3/0: only its static entry */
+	assert_int_equal(old_of[0], 1);
+	assert_int_equal(change[0], EM_VPORT_TABLE);
+	/* 5/0: added */
+	assert_int_equal(old_of[1], EM_VPORT_GONE);
+	assert_int_equal(change[1], EM_VPORT_ADDED);
+	/* 2/2: moved to vesw 20 */
+	assert_int_equal(old_of[2], 0);
+	assert_int_equal(change[2], EM_VPORT_INFO);
+	/* 3/1: its vesw's MTU */
+	assert_int_equal(old_of[3], 2);
+	assert_int_equal(change[3], EM_VPORT_INFO);
+	assert_int_equal(new_of[0], 2);
+	assert_int_equal(new_of[1], 0);
+	assert_int_equal(new_of[2], 3);
+	assert_int_equal(new_of[3], EM_VPORT_GONE); /* 4/0: removed */
+	/* the fields that differ, in wire order, old -> new */
+	em_vport_info_encode(&ca, &ca.vports[2], wa);
+	em_vport_info_encode(&cb, &cb.vports[3], wb);
+	n = em_vport_info_diff(wa, wb, true, d, RTE_DIM(d));
+	assert_int_equal(n, 1);
+	assert_string_equal(d[0].name, "vesw.eth_mtu");
+	assert_string_equal(d[0].want, "0x5dc");
+	assert_string_equal(d[0].got, "0x2328");
+	em_vport_info_encode(&ca, &ca.vports[0], wa);
+	em_vport_info_encode(&cb, &cb.vports[2], wb);
+	n = em_vport_info_diff(wa, wb, false, d, 2);
+	assert_int_equal(n, 8);
+	assert_string_equal(d[0].name, "vesw.vesw_id");
+	assert_string_equal(d[1].name, "vesw.def_port_mask");
+	assert_int_equal(em_vport_info_diff(wa, wb, false, NULL, 0), 8);
+	/* the digest counts only when asked for: 3/0's changed with its table */
+	em_vport_info_encode(&ca, &ca.vports[1], wa);
+	em_vport_info_encode(&cb, &cb.vports[0], wb);
+	assert_int_equal(em_vport_info_diff(wa, wb, false, NULL, 0), 0);
+	n = em_vport_info_diff(wa, wb, true, d, RTE_DIM(d));
+	assert_int_equal(n, 1);
+	assert_string_equal(d[0].name, "port.mac_tbl_digest");
+	/* a configuration against itself: nothing */
+	em_config_diff(&cb, &cb, old_of, change, new_of);
+	for (n = 0; n < cb.nb_vports; n++) {
+		assert_int_equal(old_of[n], n);
+		assert_int_equal(new_of[n], n);
+		assert_int_equal(change[n], 0);
+	}
+	em_config_free(&ca);
+	em_config_free(&cb);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -438,6 +613,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_ignored),
 		cmocka_unit_test(test_iface_read),
+		cmocka_unit_test(test_remap),
+		cmocka_unit_test(test_config_diff),
 	};
 
 	test_case_filter(argc, argv);
