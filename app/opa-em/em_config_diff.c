@@ -122,7 +122,8 @@ em_config_diff(const struct em_config *from, const struct em_config *to, uint32_
 		if (em_vport_info_diff(a, b, false, NULL, 0) != 0)
 			change[j] |= EM_VPORT_INFO;
 		if (o->nb_macs != n->nb_macs || o->digest != n->digest ||
-		    (n->nb_macs > 0 && memcmp(o->macs, n->macs, sizeof(*n->macs) * n->nb_macs) != 0))
+		    (n->nb_macs > 0 &&
+		     memcmp(o->macs, n->macs, sizeof(*n->macs) * n->nb_macs) != 0))
 			change[j] |= EM_VPORT_TABLE;
 	}
 }

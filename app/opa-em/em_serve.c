@@ -403,7 +403,7 @@ wait_round(struct serve *s, const struct em_serve_opts *o, uint64_t deadline,
 		for (i = 0; i < s->cfg->nb_vports && !pending; i++)
 			pending = s->v[i].pending && serve_vport_served(s, i);
 		now = rte_get_timer_cycles();
-		if (pending || *c->stop || now >= deadline || *o->reload)
+		if (pending || *c->stop || now >= deadline || (o->reload != NULL && *o->reload))
 			return;
 		if (now >= *next_poll) {
 			*poll_due = true;
@@ -463,7 +463,7 @@ em_cmd_serve(struct em_client *c, struct em_config *cfg, const struct em_serve_o
 	fflush(stdout);
 	next_poll = rte_get_timer_cycles() + hz / 1000 * o->poll_ms;
 	while (!*c->stop && rte_get_timer_cycles() < deadline) {
-		if (*o->reload) {
+		if (o->reload != NULL && *o->reload) {
 			*o->reload = 0;
 			rc = serve_worse(rc, serve_reload(&s));
 		}

@@ -69,7 +69,7 @@ struct served {
 struct serve_node {
 	uint32_t lid;
 	bool down;                   /* did not answer: asked with one try at each poll */
-	bool setup;                  /* apply_node() sets its ClassPortInfo though no vport needs it */
+	bool setup;                  /* apply_node() sets its ClassPortInfo (the EM changed) */
 };
 
 struct serve {

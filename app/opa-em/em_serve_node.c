@@ -284,7 +284,8 @@ carry(struct serve *s, struct serve *ns, const struct em_config *to, const uint3
 		}
 		if (change[j] & EM_VPORT_TABLE) {
 			printf("reload: node %u vport %u: mac_table: %u static entries (were %u)\n",
-			       vp->node_lid, vp->index, vp->nb_macs, from->vports[old_of[j]].nb_macs);
+			       vp->node_lid, vp->index, vp->nb_macs,
+			       from->vports[old_of[j]].nb_macs);
 			nb[3]++;
 		}
 		/* a refused or unreached vport is tried again */
