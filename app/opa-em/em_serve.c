@@ -329,6 +329,8 @@ sync_tables(struct serve *s)
 		if (!serve_vport_served(s, i))
 			continue;
 		vrc = sync_table(s, i);
+		if (*s->c->stop)
+			break; /* the request in flight gave up */
 		if (vrc != EM_EXIT_OK)
 			s->st.table_errors++;
 		if (vrc == EM_EXIT_UNREACHABLE)

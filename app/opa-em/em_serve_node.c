@@ -90,6 +90,8 @@ check_vport(struct serve *s, unsigned int i, char *why, size_t len)
 
 	ret = em_call(s->c, vp->node_lid, VEMA_METHOD_GET, VEMA_ATTR_VESWPORT_INFO, vp->index,
 		      NULL, 0, data, &st);
+	if (ret == -EINTR)
+		return EM_EXIT_OK; /* stopping */
 	rc = em_outcome(vp, vp->node_lid, "GET VESWPORT_INFO", ret, st, s->c->retries + 1);
 	if (rc == EM_EXIT_FAILED)
 		s->st.check_errors++;
@@ -132,6 +134,8 @@ apply_node(struct serve *s, unsigned int n)
 	int rc, vrc;
 
 	rc = em_setup_node(s->c, s->cfg, nd->lid);
+	if (*s->c->stop)
+		return EM_EXIT_OK; /* the request in flight gave up */
 	if (rc == EM_EXIT_UNREACHABLE) {
 		serve_node_down(s, n);
 	} else {
@@ -147,6 +151,8 @@ apply_node(struct serve *s, unsigned int n)
 			continue;
 		sv->apply = false;
 		vrc = em_set_vport_info(s->c, s->cfg, vp);
+		if (*s->c->stop)
+			break;
 		rc = serve_worse(rc, vrc);
 		if (vrc == EM_EXIT_UNREACHABLE) {
 			serve_node_down(s, n);
