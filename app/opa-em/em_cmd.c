@@ -11,8 +11,6 @@
 
 #include <rte_cycles.h>
 
-#include <omni_bytes.h>
-
 #include "em_cmd.h"
 #include "opa16b_fm.h"
 
@@ -62,8 +60,8 @@ em_outcome(const struct em_vport *vp, uint32_t lid, const char *what, int ret, u
 
 /* --- ClassPortInfo: point the node's traps at us --- */
 
-static int
-setup_node(struct em_client *c, const struct em_config *cfg, uint32_t lid)
+int
+em_setup_node(struct em_client *c, const struct em_config *cfg, uint32_t lid)
 {
 	uint8_t data[VEMA_DATA_LEN], buf[VEMA_CPI_LEN];
 	struct vema_class_port_info cpi;
@@ -94,70 +92,20 @@ setup_node(struct em_client *c, const struct em_config *cfg, uint32_t lid)
 	return EM_EXIT_OK;
 }
 
-/* --- VESWPORT_INFO diff: the EM-written fields, by wire offset --- */
+/* --- VESWPORT_INFO diff --- */
 
-struct info_field {
-	const char *name;
-	uint16_t off;  /* within the 280-byte VESWPORT_INFO */
-	uint8_t size;  /* 1, 2, 4: a number; 6: a MAC; 8: a table */
-};
-
-static const struct info_field info_fields[] = {
-	{ "vesw.fabric_id", 0, 2 }, { "vesw.vesw_id", 2, 2 },
-	{ "vesw.def_port_mask", 10, 2 }, { "vesw.pkey", 14, 2 },
-	{ "vesw.u_mcast_dlid", 20, 4 },
-	{ "vesw.u_ucast_dlid[0]", 24, 4 }, { "vesw.u_ucast_dlid[1]", 28, 4 },
-	{ "vesw.u_ucast_dlid[2]", 32, 4 }, { "vesw.u_ucast_dlid[3]", 36, 4 },
-	{ "vesw.u_ucast_dlid[4]", 40, 4 }, { "vesw.u_ucast_dlid[5]", 44, 4 },
-	{ "vesw.u_ucast_dlid[6]", 48, 4 }, { "vesw.u_ucast_dlid[7]", 52, 4 },
-	{ "vesw.u_ucast_dlid[8]", 56, 4 }, { "vesw.u_ucast_dlid[9]", 60, 4 },
-	{ "vesw.u_ucast_dlid[10]", 64, 4 }, { "vesw.u_ucast_dlid[11]", 68, 4 },
-	{ "vesw.u_ucast_dlid[12]", 72, 4 }, { "vesw.u_ucast_dlid[13]", 76, 4 },
-	{ "vesw.u_ucast_dlid[14]", 80, 4 }, { "vesw.u_ucast_dlid[15]", 84, 4 },
-	{ "vesw.rc", 88, 4 }, { "vesw.eth_mtu", 148, 2 },
-	{ "port.port_num", 152 + 0, 4 }, { "port.base_mac_addr", 152 + 8, 6 },
-	{ "port.config_state", 152 + 14, 1 }, { "port.mac_tbl_digest", 152 + 20, 4 },
-	{ "port.encap_slid", 152 + 28, 4 },
-	{ "port.pcp_to_sc_uc", 152 + 32, 8 }, { "port.pcp_to_vl_uc", 152 + 40, 8 },
-	{ "port.pcp_to_sc_mc", 152 + 48, 8 }, { "port.pcp_to_vl_mc", 152 + 56, 8 },
-	{ "port.non_vlan_sc_uc", 152 + 64, 1 }, { "port.non_vlan_vl_uc", 152 + 65, 1 },
-	{ "port.non_vlan_sc_mc", 152 + 66, 1 }, { "port.non_vlan_vl_mc", 152 + 67, 1 },
-};
-
-static void
-format_field(char *out, size_t len, const uint8_t *p, uint8_t size)
-{
-	unsigned int i;
-
-	if (size <= 4) {
-		snprintf(out, len, "0x%x", (uint32_t)omni_get_be_n(p, size));
-		return;
-	}
-	out[0] = '\0';
-	for (i = 0; i < size; i++)
-		snprintf(out + strlen(out), len - strlen(out), "%s%02x",
-			 i ? (size == 6 ? ":" : ",") : "", p[i]);
-}
-
+/* Print every EM-written field that differs (the digest with @digest). */
 static int
-diff_info(const struct em_vport *vp, const uint8_t *want, const uint8_t *got)
+diff_info(const struct em_vport *vp, const uint8_t *want, const uint8_t *got, bool digest)
 {
-	char w[32], g[32];
-	unsigned int i;
-	int diffs = 0;
+	struct em_info_diff d[64];
+	unsigned int i, n;
 
-	for (i = 0; i < RTE_DIM(info_fields); i++) {
-		const struct info_field *f = &info_fields[i];
-
-		if (memcmp(want + f->off, got + f->off, f->size) == 0)
-			continue;
-		format_field(w, sizeof(w), want + f->off, f->size);
-		format_field(g, sizeof(g), got + f->off, f->size);
+	n = em_vport_info_diff(want, got, digest, d, RTE_DIM(d));
+	for (i = 0; i < n && i < RTE_DIM(d); i++)
 		printf("node %u vport %u: %s: want %s, got %s\n", vp->node_lid, vp->index,
-		       f->name, w, g);
-		diffs++;
-	}
-	return diffs;
+		       d[i].name, d[i].want, d[i].got);
+	return (int)n;
 }
 
 /* --- MAC table: read all, write the chunks that differ, read back --- */
@@ -329,9 +277,26 @@ apply_vport(struct em_client *c, const struct em_config *cfg, const struct em_vp
 	rc = em_outcome(vp, vp->node_lid, "GET VESWPORT_INFO", ret, st, c->retries + 1);
 	if (rc != EM_EXIT_OK)
 		return rc;
-	if (diff_info(vp, want, data) != 0)
+	if (diff_info(vp, want, data, true) != 0)
 		return EM_EXIT_FAILED;
 	return EM_EXIT_OK;
+}
+
+int
+em_set_vport_info(struct em_client *c, const struct em_config *cfg, const struct em_vport *vp)
+{
+	uint8_t want[VEMA_VESWPORT_INFO_LEN], data[VEMA_DATA_LEN];
+	uint16_t st;
+	int ret, rc;
+
+	em_vport_info_encode(cfg, vp, want);
+	ret = em_call(c, vp->node_lid, VEMA_METHOD_SET, VEMA_ATTR_VESWPORT_INFO, vp->index, want,
+		      sizeof(want), data, &st);
+	rc = em_outcome(vp, vp->node_lid, "SET VESWPORT_INFO", ret, st, c->retries + 1);
+	if (rc != EM_EXIT_OK)
+		return rc;
+	/* the reply is the node's GET after the SET; the digest goes with the table */
+	return diff_info(vp, want, data, false) != 0 ? EM_EXIT_FAILED : EM_EXIT_OK;
 }
 
 /* The distinct nodes of a configuration, in order of appearance. */
@@ -355,7 +320,7 @@ setup_nodes(struct em_client *c, const struct em_config *cfg, volatile sig_atomi
 			nodes[nb_nodes++] = cfg->vports[i].node_lid;
 	}
 	for (j = 0; j < nb_nodes && (stop == NULL || !*stop); j++) {
-		node_rc[j] = setup_node(c, cfg, nodes[j]);
+		node_rc[j] = em_setup_node(c, cfg, nodes[j]);
 		rc = worse(rc, node_rc[j]);
 	}
 	return rc;

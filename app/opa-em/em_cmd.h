@@ -28,6 +28,8 @@ struct em_watch_opts {
 struct em_serve_opts {
 	unsigned int seconds; /**< stop after this long (0: never) */
 	unsigned int poll_ms; /**< read every interface list this often */
+	const char *path;     /**< the configuration file, loaded again on a reload */
+	volatile sig_atomic_t *reload; /**< set (SIGHUP): load @p path again */
 };
 
 /**
@@ -56,13 +58,45 @@ int em_cmd_table(struct em_client *c, const struct em_config *cfg);
 
 /**
  * opa-em serve: apply, then keep the MAC tables in step with the stations
- * the vports report (em_learn.h has the rules) until *c->stop or
- * @p o->seconds.
+ * the vports report (em_learn.h has the rules), apply again a node that
+ * lost its configuration or answers late, and reload @p o->path when
+ * *o->reload turns true, until *c->stop or @p o->seconds. A reload replaces
+ * *cfg (the caller frees what it holds at the end).
  */
-int em_cmd_serve(struct em_client *c, const struct em_config *cfg,
-		 const struct em_serve_opts *o);
+int em_cmd_serve(struct em_client *c, struct em_config *cfg, const struct em_serve_opts *o);
 
 /* --- shared by the commands --- */
+
+/**
+ * Point a node's traps at the EM: GET ClassPortInfo, SET it with the EM's
+ * LID, SL and P_Key, check the reply.
+ *
+ * @param c
+ *   The client.
+ * @param cfg
+ *   The configuration (its SL and P_Key).
+ * @param lid
+ *   The node.
+ * @return
+ *   An exit code.
+ */
+int em_setup_node(struct em_client *c, const struct em_config *cfg, uint32_t lid);
+
+/**
+ * SET a vport's VESWPORT_INFO as @p cfg says and check the reply on every
+ * EM-written field but the digest (each difference printed).
+ *
+ * @param c
+ *   The client.
+ * @param cfg
+ *   The configuration.
+ * @param vp
+ *   The vport.
+ * @return
+ *   An exit code.
+ */
+int em_set_vport_info(struct em_client *c, const struct em_config *cfg,
+		      const struct em_vport *vp);
 
 /**
  * A request's outcome as an exit code, printing what went wrong.

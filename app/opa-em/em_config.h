@@ -13,6 +13,7 @@
  * lib/vnic, and reports the first problem as "FILE:LINE: key: reason".
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -145,5 +146,72 @@ const struct em_vesw *em_config_vesw(const struct em_config *cfg, const struct e
  */
 void em_vport_info(const struct em_config *cfg, const struct em_vport *vp,
 		   struct vnic_vesw_info *vesw, struct vnic_port_info *port);
+
+/**
+ * The VESWPORT_INFO the EM sets for a vport, encoded as on the wire.
+ *
+ * @param cfg
+ *   The configuration.
+ * @param vp
+ *   The vport.
+ * @param out
+ *   Filled: VEMA_VESWPORT_INFO_LEN bytes.
+ */
+void em_vport_info_encode(const struct em_config *cfg, const struct em_vport *vp,
+			  uint8_t *out);
+
+/** One VESWPORT_INFO field that differs (em_vport_info_diff()). */
+struct em_info_diff {
+	const char *name;  /**< as "vesw.vesw_id", "port.config_state" */
+	char want[32];     /**< the value wanted, printed (0x.. or a MAC or a list) */
+	char got[32];      /**< the value found */
+};
+
+/**
+ * Compare two encoded VESWPORT_INFOs on the fields the EM writes.
+ *
+ * @param want
+ *   What the EM sets (em_vport_info_encode()).
+ * @param got
+ *   What a node holds (a GET, or a SET's reply).
+ * @param digest
+ *   Compare port.mac_tbl_digest too (it goes with the MAC table).
+ * @param out
+ *   NULL, or filled with the first @p max differences.
+ * @param max
+ *   Room in @p out.
+ * @return
+ *   How many fields differ.
+ */
+unsigned int em_vport_info_diff(const uint8_t *want, const uint8_t *got, bool digest,
+				struct em_info_diff *out, unsigned int max);
+
+/** What changed for a vport between two configurations (em_config_diff()). */
+enum em_vport_change {
+	EM_VPORT_ADDED = 1, /**< not in the old configuration */
+	EM_VPORT_INFO = 2,  /**< its VESWPORT_INFO differs (digest aside) */
+	EM_VPORT_TABLE = 4, /**< its static MAC entries or their digest differ */
+};
+
+/** em_config_diff(): an old vport no longer in the new configuration. */
+#define EM_VPORT_GONE UINT32_MAX
+
+/**
+ * Match the vports of two configurations by (node_lid, index) and say
+ * what changed for each.
+ *
+ * @param from
+ *   The configuration being served.
+ * @param to
+ *   The one loaded instead.
+ * @param old_of
+ *   Per vport of @p to: its index in @p from, or EM_VPORT_GONE (added).
+ * @param change
+ *   Per vport of @p to: enum em_vport_change flags (0: the same).
+ * @param new_of
+ *   Per vport of @p from: its index in @p to, or EM_VPORT_GONE (removed).
+ */
+void em_config_diff(const struct em_config *from, const struct em_config *to,
+		    uint32_t *old_of, uint8_t *change, uint32_t *new_of);
 
 #endif /* _EM_CONFIG_H_ */

@@ -413,3 +413,39 @@ em_learn_result_free(struct em_learn_result *res)
 	free(res->notes);
 	memset(res, 0, sizeof(*res));
 }
+
+static uint32_t
+renumber(const uint32_t *new_of, unsigned int nb_old, uint32_t vport)
+{
+	return vport < nb_old ? new_of[vport] : EM_LEARN_GONE;
+}
+
+void
+em_learn_result_remap(struct em_learn_result *res, const uint32_t *new_of, unsigned int nb_old)
+{
+	unsigned int i, j;
+
+	/* owners are ordered by (vesw, MAC): renumbering keeps the order */
+	for (i = 0, j = 0; i < res->nb_owners; i++) {
+		struct em_learn_owner o = res->owners[i];
+
+		o.vport = renumber(new_of, nb_old, o.vport);
+		if (o.vport != EM_LEARN_GONE)
+			res->owners[j++] = o;
+	}
+	res->nb_owners = j;
+	for (i = 0, j = 0; i < res->nb_notes; i++) {
+		struct em_learn_note n = res->notes[i];
+		bool two = n.kind == EM_NOTE_STATIC || n.kind == EM_NOTE_CONFLICT;
+
+		n.vport = renumber(new_of, nb_old, n.vport);
+		if (two)
+			n.other = renumber(new_of, nb_old, n.other);
+		if (n.vport != EM_LEARN_GONE && (!two || n.other != EM_LEARN_GONE))
+			res->notes[j++] = n;
+	}
+	res->nb_notes = j;
+	/* notes are ordered by vport: the new numbers need a new order */
+	if (j > 1)
+		qsort(res->notes, j, sizeof(*res->notes), em_learn_note_cmp);
+}

@@ -175,6 +175,24 @@ int em_learn_compute(const struct em_learn_vport *v, unsigned int nb,
  */
 void em_learn_result_free(struct em_learn_result *res);
 
+/** em_learn_result_remap(): a vport no longer configured. */
+#define EM_LEARN_GONE UINT32_MAX
+
+/**
+ * Renumber the vports a result names after the configuration changed
+ * (serve's reload); owners and notes that name a vport no longer
+ * configured are dropped. The orders stay those of em_learn_compute().
+ *
+ * @param res
+ *   The result.
+ * @param new_of
+ *   Per old vport: its new index, or EM_LEARN_GONE.
+ * @param nb_old
+ *   Entries in @p new_of (a vport beyond them counts as gone).
+ */
+void em_learn_result_remap(struct em_learn_result *res, const uint32_t *new_of,
+			   unsigned int nb_old);
+
 /** Order of owners: vesw, then MAC. */
 int em_learn_owner_cmp(const void *a, const void *b);
 

@@ -7,6 +7,8 @@
  * stations its vports report on their interface unicast lists (read at
  * start, on each UCAST_MAC_CHANGE trap, and every poll period). The rules
  * are em_learn.c's; this file does the reads, the writes and the log.
+ * Nodes that restart, answer late or stop answering, and SIGHUP reloads,
+ * are em_serve_node.c's.
  */
 
 #include <errno.h>
@@ -20,27 +22,7 @@
 
 #include <omni_counters.h>
 
-#include "em_cmd.h"
-#include "em_learn.h"
-
-/* What serve counts (printed at the end). */
-struct em_serve_stats {
-	uint64_t polls;         /* poll periods begun */
-	uint64_t traps;         /* UCAST_MAC_CHANGE traps from a served vport */
-	uint64_t list_reads;    /* whole lists read */
-	uint64_t list_changes;  /* reads that changed a list */
-	uint64_t list_errors;   /* reads given up (no reply, error status, bad reply) */
-	uint64_t table_syncs;   /* tables brought up to date */
-	uint64_t table_writes;  /* MAC-table SETs */
-	uint64_t table_errors;  /* tables left to try again */
-	uint64_t learned;       /* stations that appeared */
-	uint64_t forgot;        /* stations no vport reports any more */
-	uint64_t moved;         /* stations that another vport reported last */
-	uint64_t static_wins;   /* rule: a static entry kept over a report */
-	uint64_t conflicts;     /* rule: a MAC on two lists, the latest won */
-	uint64_t over_limit;    /* rule: a table without room for all */
-	uint64_t ignored;       /* rule: a multicast or zero MAC on a list */
-};
+#include "em_serve.h"
 
 static const struct omni_ctr serve_ctrs[] = {
 	OMNI_CTR(struct em_serve_stats, polls),
@@ -58,43 +40,21 @@ static const struct omni_ctr serve_ctrs[] = {
 	OMNI_CTR(struct em_serve_stats, conflicts),
 	OMNI_CTR(struct em_serve_stats, over_limit),
 	OMNI_CTR(struct em_serve_stats, ignored),
+	OMNI_CTR(struct em_serve_stats, checks),
+	OMNI_CTR(struct em_serve_stats, check_errors),
+	OMNI_CTR(struct em_serve_stats, lost_configs),
+	OMNI_CTR(struct em_serve_stats, lost_tables),
+	OMNI_CTR(struct em_serve_stats, node_applies),
+	OMNI_CTR(struct em_serve_stats, no_reply),
+	OMNI_CTR(struct em_serve_stats, reloads),
+	OMNI_CTR(struct em_serve_stats, reload_errors),
 };
 OMNI_CTR_TABLE_CHECK(serve_ctrs, struct em_serve_stats);
-
-/* One configured vport, as serve keeps it. */
-struct served {
-	bool served;                 /* applied: its list is read, its table written */
-	bool known;                  /* its list was read once */
-	bool pending;                /* read its list again */
-	bool resync;                 /* a write failed: read its table before the next */
-	uint32_t digest;             /* the digest its table carries */
-	struct em_learn_list list;   /* its interface unicast list */
-	struct vnic_mac_entry cur[VNIC_MAC_TBL_MAX];  /* its table, as on the node */
-	struct vnic_mac_entry next[VNIC_MAC_TBL_MAX]; /* as it should be */
-};
-
-struct serve {
-	struct em_client *c;
-	const struct em_config *cfg;
-	struct served *v;            /* per configured vport */
-	struct em_learn_vport *in;   /* em_learn_compute() input */
-	const struct vnic_mac_entry **prev;
-	struct vnic_mac_entry **next;
-	struct em_learn_result last; /* what was last computed */
-	uint64_t seq;                /* report counter of the lists */
-	struct em_serve_stats st;
-};
 
 /* encoded tables for em_mac_table_read()/em_mac_table_write() */
 static uint8_t cur_bytes[VNIC_MAC_TBL_MAX * VEMA_MAC_ENTRY_LEN];
 static uint8_t want_bytes[VNIC_MAC_TBL_MAX * VEMA_MAC_ENTRY_LEN];
 static struct em_iface_read rd;
-
-static int
-worse(int a, int b)
-{
-	return a > b ? a : b;
-}
 
 static const char *
 fmt_mac(const struct rte_ether_addr *a, char *buf)
@@ -114,7 +74,8 @@ on_trap(void *arg, const struct em_trap *t)
 	for (i = 0; i < s->cfg->nb_vports; i++) {
 		const struct em_vport *vp = &s->cfg->vports[i];
 
-		if (vp->node_lid == t->slid && vp->index == t->t.vport_index && s->v[i].served) {
+		if (vp->node_lid == t->slid && vp->index == t->t.vport_index &&
+		    serve_vport_served(s, i)) {
 			s->v[i].pending = true;
 			s->st.traps++;
 		}
@@ -166,34 +127,43 @@ read_list(struct serve *s, unsigned int i, bool *changed)
 	return EM_EXIT_OK;
 }
 
-/* Read the pending lists; a node that does not answer is skipped this round. */
+/* Read the pending lists; a node that does not answer is not asked again
+ * until it does (serve_poll_nodes()).
+ */
 static int
-read_pending(struct serve *s, bool *dirty)
+read_pending(struct serve *s)
 {
-	static uint32_t dead[EM_CONFIG_MAX_VPORTS];
-	unsigned int i, j, nb_dead = 0;
+	unsigned int i;
 	int rc = EM_EXIT_OK, vrc;
 
 	for (i = 0; i < s->cfg->nb_vports && !*s->c->stop; i++) {
-		const struct em_vport *vp = &s->cfg->vports[i];
 		bool changed;
 
 		if (!s->v[i].pending)
 			continue;
 		s->v[i].pending = false;
-		for (j = 0; j < nb_dead && dead[j] != vp->node_lid; j++)
-			;
-		if (j < nb_dead)
+		if (!serve_vport_served(s, i))
 			continue;
 		vrc = read_list(s, i, &changed);
 		if (vrc != EM_EXIT_OK)
 			s->st.list_errors++;
 		if (vrc == EM_EXIT_UNREACHABLE)
-			dead[nb_dead++] = vp->node_lid;
-		*dirty |= changed;
-		rc = worse(rc, vrc);
+			serve_node_down(s, s->v[i].node);
+		s->dirty |= changed;
+		rc = serve_worse(rc, vrc);
 	}
 	return rc;
+}
+
+void
+serve_forgot(struct serve *s, const struct em_learn_owner *o)
+{
+	const struct em_vport *vp = &s->cfg->vports[o->vport];
+	char m[RTE_ETHER_ADDR_FMT_SIZE];
+
+	printf("forgot vesw=%u mac=%s (was node %u vport %u)\n", o->vesw_id, fmt_mac(&o->mac, m),
+	       vp->node_lid, vp->index);
+	s->st.forgot++;
 }
 
 /* learned / forgot / moved: the stations of every vesw against the last. */
@@ -211,9 +181,7 @@ report_owners(struct serve *s, const struct em_learn_result *now)
 		int c = a == NULL ? 1 : b == NULL ? -1 : em_learn_owner_cmp(a, b);
 
 		if (c < 0) {
-			printf("forgot vesw=%u mac=%s (was node %u vport %u)\n", a->vesw_id,
-			       fmt_mac(&a->mac, m), vps[a->vport].node_lid, vps[a->vport].index);
-			s->st.forgot++;
+			serve_forgot(s, a);
 			i++;
 		} else if (c > 0) {
 			printf("learned vesw=%u mac=%s dlid=%u (node %u vport %u)\n", b->vesw_id,
@@ -341,10 +309,13 @@ sync_tables(struct serve *s)
 	unsigned int i;
 	int rc = EM_EXIT_OK, vrc;
 
+	s->dirty = false;
 	for (i = 0; i < s->cfg->nb_vports; i++) {
+		bool served = serve_vport_served(s, i);
+
 		s->in[i].list = s->v[i].known ? &s->v[i].list : NULL;
-		s->prev[i] = s->v[i].served ? s->v[i].cur : NULL;
-		s->next[i] = s->v[i].served ? s->v[i].next : NULL;
+		s->prev[i] = served ? s->v[i].cur : NULL;
+		s->next[i] = served ? s->v[i].next : NULL;
 	}
 	if (em_learn_compute(s->in, s->cfg->nb_vports, s->prev, s->next, &now) != 0) {
 		printf("serve: out of memory computing the MAC tables\n");
@@ -355,29 +326,34 @@ sync_tables(struct serve *s)
 	em_learn_result_free(&s->last);
 	s->last = now;
 	for (i = 0; i < s->cfg->nb_vports && !*s->c->stop; i++) {
-		if (!s->v[i].served)
+		if (!serve_vport_served(s, i))
 			continue;
 		vrc = sync_table(s, i);
+		if (*s->c->stop)
+			break; /* the request in flight gave up */
 		if (vrc != EM_EXIT_OK)
 			s->st.table_errors++;
-		rc = worse(rc, vrc);
+		if (vrc == EM_EXIT_UNREACHABLE)
+			serve_node_down(s, s->v[i].node);
+		rc = serve_worse(rc, vrc);
 	}
 	return rc;
 }
 
-static int
-serve_init(struct serve *s, struct em_client *c, const struct em_config *cfg)
+int
+serve_arrays(struct serve *s, struct em_config *cfg)
 {
-	unsigned int i, n = cfg->nb_vports;
+	unsigned int i, j, n = cfg->nb_vports;
 
-	memset(s, 0, sizeof(*s));
-	s->c = c;
 	s->cfg = cfg;
 	s->v = calloc(n + 1, sizeof(*s->v));
 	s->in = calloc(n + 1, sizeof(*s->in));
 	s->prev = calloc(n + 1, sizeof(*s->prev));
 	s->next = calloc(n + 1, sizeof(*s->next));
-	if (s->v == NULL || s->in == NULL || s->prev == NULL || s->next == NULL)
+	s->nodes = calloc(n + 1, sizeof(*s->nodes));
+	s->nb_nodes = 0;
+	if (s->v == NULL || s->in == NULL || s->prev == NULL || s->next == NULL ||
+	    s->nodes == NULL)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		const struct em_vport *vp = &cfg->vports[i];
@@ -386,43 +362,85 @@ serve_init(struct serve *s, struct em_client *c, const struct em_config *cfg)
 			.vesw_id = vp->vesw_id, .dlid = vp->encap_slid,
 			.statics = vp->macs, .nb_statics = vp->nb_macs,
 		};
-		/* apply left exactly the static entries and the configured digest */
+		/* apply leaves exactly the static entries and the configured digest */
 		if (vp->nb_macs > 0)
 			memcpy(s->v[i].cur, vp->macs, sizeof(*vp->macs) * vp->nb_macs);
 		s->v[i].digest = vp->digest;
+		for (j = 0; j < s->nb_nodes && s->nodes[j].lid != vp->node_lid; j++)
+			;
+		if (j == s->nb_nodes)
+			s->nodes[s->nb_nodes++].lid = vp->node_lid;
+		s->v[i].node = j;
 	}
 	return 0;
 }
 
-static void
-serve_free(struct serve *s)
+void
+serve_arrays_free(struct serve *s)
 {
-	em_learn_result_free(&s->last);
 	free(s->v);
 	free(s->in);
 	free(s->prev);
 	free(s->next);
+	free(s->nodes);
+	s->v = NULL;
+	s->in = NULL;
+	s->prev = NULL;
+	s->next = NULL;
+	s->nodes = NULL;
+}
+
+/* Until a trap asks for a read, the poll is due, a reload is asked, or we stop. */
+static void
+wait_round(struct serve *s, const struct em_serve_opts *o, uint64_t deadline,
+	   uint64_t *next_poll, bool *poll_due)
+{
+	uint64_t hz = rte_get_timer_hz(), period = hz / 1000 * o->poll_ms, now;
+	struct em_client *c = s->c;
+	unsigned int i;
+
+	for (;;) {
+		bool pending = false;
+
+		for (i = 0; i < s->cfg->nb_vports && !pending; i++)
+			pending = s->v[i].pending && serve_vport_served(s, i);
+		now = rte_get_timer_cycles();
+		if (pending || *c->stop || now >= deadline || (o->reload != NULL && *o->reload))
+			return;
+		if (now >= *next_poll) {
+			*poll_due = true;
+			*next_poll = now + period;
+			s->st.polls++;
+			return;
+		}
+		em_listen(c, (unsigned int)RTE_MIN((uint64_t)100,
+			  (*next_poll - now) * 1000 / hz + 1), c->stop);
+	}
 }
 
 int
-em_cmd_serve(struct em_client *c, const struct em_config *cfg, const struct em_serve_opts *o)
+em_cmd_serve(struct em_client *c, struct em_config *cfg, const struct em_serve_opts *o)
 {
-	uint64_t hz = rte_get_timer_hz(), now;
+	uint64_t hz = rte_get_timer_hz();
 	uint64_t deadline = o->seconds ? rte_get_timer_cycles() + hz * o->seconds : UINT64_MAX;
-	uint64_t period = hz / 1000 * o->poll_ms, next_poll;
+	uint64_t next_poll;
 	struct serve s;
 	int *vport_rc = NULL;
 	unsigned int i, nb_served = 0;
+	bool poll_due = false;
 	int rc;
 
-	if (serve_init(&s, c, cfg) != 0 ||
+	memset(&s, 0, sizeof(s));
+	s.c = c;
+	s.path = o->path;
+	if (serve_arrays(&s, cfg) != 0 ||
 	    (vport_rc = calloc(cfg->nb_vports + 1, sizeof(*vport_rc))) == NULL) {
 		printf("serve: out of memory\n");
-		serve_free(&s);
+		serve_arrays_free(&s);
 		return EM_EXIT_FAILED;
 	}
-	/* apply also points every node's traps at us; a vport it did not reach
-	 * (stopped meanwhile) is not served
+	/* apply also points every node's traps at us; a vport it did not
+	 * reach waits for its node, one it could not configure for a reload
 	 */
 	for (i = 0; i < cfg->nb_vports; i++)
 		vport_rc[i] = EM_EXIT_FAILED;
@@ -431,49 +449,44 @@ em_cmd_serve(struct em_client *c, const struct em_config *cfg, const struct em_s
 	c->trap_arg = &s;
 	c->repress = true;
 	for (i = 0; i < cfg->nb_vports; i++) {
-		s.v[i].served = vport_rc[i] == EM_EXIT_OK;
-		s.v[i].pending = s.v[i].served;
-		nb_served += s.v[i].served;
+		struct served *sv = &s.v[i];
+
+		sv->state = vport_rc[i] == EM_EXIT_OK ? VP_APPLIED :
+			vport_rc[i] == EM_EXIT_UNREACHABLE ? VP_WAITING : VP_FAILED;
+		if (sv->state == VP_WAITING)
+			s.nodes[sv->node].down = true;
+		sv->pending = sv->state == VP_APPLIED;
+		nb_served += sv->state == VP_APPLIED;
 	}
 	free(vport_rc);
 	printf("serving %u of %u vports: traps to LID %u, lists read every %u ms\n", nb_served,
 	       cfg->nb_vports, c->lid, o->poll_ms);
+	serve_after_apply(&s);
 	fflush(stdout);
-	next_poll = rte_get_timer_cycles() + period;
+	next_poll = rte_get_timer_cycles() + hz / 1000 * o->poll_ms;
 	while (!*c->stop && rte_get_timer_cycles() < deadline) {
-		bool dirty = false;
-
-		rc = worse(rc, read_pending(&s, &dirty));
-		/* a table whose write failed is tried again at each round */
-		for (i = 0; i < cfg->nb_vports; i++)
-			dirty |= s.v[i].resync;
-		if (dirty && !*c->stop)
-			rc = worse(rc, sync_tables(&s));
-		fflush(stdout);
-		/* until a trap asks for a read, the poll is due, or we stop */
-		for (;;) {
-			bool pending = false;
-
-			for (i = 0; i < cfg->nb_vports && !pending; i++)
-				pending = s.v[i].pending;
-			now = rte_get_timer_cycles();
-			if (pending || *c->stop || now >= deadline)
-				break;
-			if (now >= next_poll) {
-				for (i = 0; i < cfg->nb_vports; i++)
-					s.v[i].pending = s.v[i].served;
-				next_poll = now + period;
-				s.st.polls++;
-				break;
-			}
-			em_listen(c, (unsigned int)RTE_MIN((uint64_t)100,
-				  (next_poll - now) * 1000 / hz + 1), c->stop);
+		if (o->reload != NULL && *o->reload) {
+			*o->reload = 0;
+			rc = serve_worse(rc, serve_reload(&s));
 		}
+		if (poll_due && !*c->stop) {
+			poll_due = false;
+			rc = serve_worse(rc, serve_poll_nodes(&s));
+		}
+		rc = serve_worse(rc, read_pending(&s));
+		/* a table whose write failed is tried again at each round */
+		for (i = 0; i < s.cfg->nb_vports; i++)
+			s.dirty |= s.v[i].resync && serve_vport_served(&s, i);
+		if (s.dirty && !*c->stop)
+			rc = serve_worse(rc, sync_tables(&s));
+		fflush(stdout);
+		wait_round(&s, o, deadline, &next_poll, &poll_due);
 	}
 	printf("serve:");
 	for (i = 0; i < RTE_DIM(serve_ctrs); i++)
 		printf(" %s=%" PRIu64, serve_ctrs[i].name, omni_ctr_value(&serve_ctrs[i], &s.st));
 	printf("\n");
-	serve_free(&s);
+	em_learn_result_free(&s.last);
+	serve_arrays_free(&s);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,16 @@
 
 RTE_LOG_REGISTER_DEFAULT(em_logtype, NOTICE);
 
+/* SIGHUP (serve): load the configuration file again */
+static volatile sig_atomic_t reload;
+
+static void
+on_hup(int sig)
+{
+	RTE_SET_USED(sig);
+	reload = 1;
+}
+
 static void
 usage(const char *prog)
 {
@@ -43,7 +54,8 @@ usage(const char *prog)
 		"  table    print every vport's MAC table, read from its node\n"
 		"  watch    print traps; re-read MAC lists and link state on each\n"
 		"  serve    apply, then keep the MAC tables in step with the stations\n"
-		"           the vports report, until SIGINT/SIGTERM or --seconds\n"
+		"           the vports report and apply again a node that restarts,\n"
+		"           until SIGINT/SIGTERM or --seconds; SIGHUP reloads CONFIG\n"
 		"options:\n"
 		"  --port N          fabric port id (default 0)\n"
 		"  --timeout-ms N    wait per try (default 500)\n"
@@ -202,6 +214,16 @@ main(int argc, char **argv)
 		goto out;
 	}
 	omni_stop_on_signals();
+	if (strcmp(o.cmd, "serve") == 0) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_hup;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGHUP, &sa, NULL);
+		o.so.path = o.path;
+		o.so.reload = &reload;
+	}
 	client.port_id = (uint16_t)o.port;
 	client.lid = cfg.em_lid;
 	client.pkey = cfg.pkey;

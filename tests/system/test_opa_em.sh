@@ -274,13 +274,19 @@ vports:
 YAML
 sed 's/^em: { lid: 1 }/em: { lid: 9 }/' "$work/serve.yaml" > "$work/reader.yaml"
 
-# serve_start OUT POLL_MS: opa-em serve in the background, until it serves
+# serve_start OUT POLL_MS [CONFIG]: opa-em serve in the background (on
+# serve.yaml), until it serves
 serve_start() {
 	timeout -k 5 300 "$em" --lcores 0@0 $fabric_eal --file-prefix "$prefix-em" \
 		$(switch_port em) -- --timeout-ms 1000 --retries 2 --poll-ms "$2" \
-		serve "$work/serve.yaml" > "$work/$1" 2>&1 &
+		serve "$work/${3:-serve.yaml}" > "$work/$1" 2>&1 &
 	serve_pid=$!
 	wait_log "$work/$1" '^serving' 60
+}
+# serve_hup: SIGHUP to opa-em itself (timeout, its parent, would pass it
+# on and then kill it after its -k delay)
+serve_hup() {
+	kill -HUP $(pgrep -P "$serve_pid")
 }
 # serve_stop: SIGINT, its exit status in $rc
 serve_stop() {
@@ -288,11 +294,12 @@ serve_stop() {
 	rc=$?
 	serve_pid=
 }
-# reader ARGS...: the second EM (LID 9) on reader.yaml; output in $out,
-# exit status in $rc
+# reader ARGS...: the second EM (LID 9) on $reader_cfg (reader.yaml);
+# output in $out, exit status in $rc
+reader_cfg=reader.yaml
 reader() {
 	out=$(timeout -k 5 120 "$em" --lcores 0@0 $fabric_eal --file-prefix "$prefix-rd" \
-		$(switch_port rd) -- --timeout-ms 1000 --retries 2 "$@" "$work/reader.yaml" 2>&1)
+		$(switch_port rd) -- --timeout-ms 1000 --retries 2 "$@" "$work/$reader_cfg" 2>&1)
 	rc=$?
 }
 # tables: every vport's MAC-table entries, read with GETs by the second EM,
@@ -372,4 +379,120 @@ expect_eq "serve: read back after the poll: node 3's vport 0 holds it" \
 serve_stop
 expect_eq "serve: SIGINT, exit 0; no trap reached it" "0 traps=0" \
 	"$rc $(serve_counters serve2.out traps)"
+
+# 7c. a node that starts after serve, then restarts. hup.yaml: node 2's
+# vport 2 and node 3's vport 0 (a static entry) on vesw 10, node 3's
+# vport 1 alone on vesw 20; vema-host lists 02:EE:00:I:00:n on its vport
+# I, so every vport here lists MACs of its own.
+m22=02:EE:00:02:00:01 m30=02:EE:00:00:00:01 m31=02:EE:00:01:00:01
+n3_start() { # n3_start LOG: node 3 (again) as hosts[1], until it listens
+	"$host" $fabric_eal --file-prefix "$prefix-n3" $(switch_port n3) -- --lid 3 \
+		> "$work/$1.out" 2> "$work/$1.err" &
+	n3_pid=$!
+	hosts[1]=$n3_pid
+	wait_log "$work/$1.out" listening 60
+}
+stop $n3_pid 30 TERM
+switch_link_wait 2 down
+cat > "$work/hup.yaml" <<YAML
+em: { lid: 1 }
+vesws:
+  - { id: 10, pkey: 0x8001, mcast_dlid: 0xf00001, ucast_dlids: [2, 3] }
+  - { id: 20, pkey: 0x8002, mcast_dlid: 0xf00002 }
+vports:
+  - { node_lid: 2, index: 2, vesw: 10 }
+  - { node_lid: 3, index: 0, vesw: 10, mac_table: [ { mac: "02:00:00:00:00:99", dlid: 7 } ] }
+  - { node_lid: 3, index: 1, vesw: 20 }
+YAML
+sed 's/^em: { lid: 1 }/em: { lid: 9 }/' "$work/hup.yaml" > "$work/reader-hup.yaml"
+reader_cfg=reader-hup.yaml
+serve_start serve3.out 500 hup.yaml
+expect_eq "serve: node 3 is not up: node 2's vport alone is served, node 3 is asked at each poll" \
+	"serving 1 of 3 vports: traps to LID 1, lists read every 500 ms|node 3: not answering: asked again at each poll (one try); its vports wait" \
+	"$(grep -E '^(serving|node 3: not answering)' "$work/serve3.out" | paste -sd'|')"
+kill -USR1 $n2_pid
+wait_log "$work/serve3.out" "^learned vesw=10 mac=$m22 dlid=2 \(node 2 vport 2\)" 30
+n3_start n3-late
+wait_log "$work/serve3.out" "$table_line 1 learned" 30
+lm30=$(lmac 0 10 3) lm31=$(lmac 0 20 3)
+expect_eq "serve: node 3, started after serve, is applied at a poll" \
+	"node 3: answers: applying its 2 vports not applied yet|node 3 vport 0: vesw 10 mac ${lm30^^}: configured|node 3 vport 1: vesw 20 mac ${lm31^^}: configured" \
+	"$(grep -E '^node 3(: answers|: lost| vport [01]: vesw)' "$work/serve3.out" | paste -sd'|')"
+expect_eq "serve: read back: the late node's vport 0 holds its static entry and node 2's station" \
+	"3/0 02:00:00:00:00:99 7|3/0 $m22 2" "$(tables)"
+# node 3 restarts: back with the agent's power-on defaults (no vport, traps
+# pointed nowhere); a poll finds it and applies it again, table included
+stop $n3_pid 30 TERM
+n3_start n3-restarted
+wait_log "$work/serve3.out" '^node 3: lost its configuration' 30
+wait_log "$work/serve3.out" "$table_line 1 learned" 30 2
+expect_eq "serve: the restarted node is found without its configuration, and said so" \
+	"node 3: lost its configuration (vport 0 is DROP_ALL): applying again" \
+	"$(grep '^node 3: lost' "$work/serve3.out")"
+expect_eq "serve: read back: the restarted node's vport 0 holds its static entry and node 2's station again" \
+	"3/0 02:00:00:00:00:99 7|3/0 $m22 2" "$(tables)"
+# node 3 stops long enough for serve to notice (a poll's GET unanswered):
+# asked once a poll from then on; back, it answers and is applied again
+lines() { grep -cE -- "$1" "$work/serve3.out"; }
+down=$(lines '^node 3: not answering') back=$(lines '^node 3: answers again')
+tbl=$(lines "$table_line 1 learned")
+stop $n3_pid 30 TERM
+wait_log "$work/serve3.out" '^node 3: not answering' 30 $((down + 1))
+n3_start n3-back
+wait_log "$work/serve3.out" '^node 3: answers again' 30 $((back + 1))
+wait_log "$work/serve3.out" "$table_line 1 learned" 30 $((tbl + 1))
+expect_eq "serve: a node that stopped answering is said once, asked at each poll, and applied again when back" \
+	"node 3: not answering: asked again at each poll (one try); its vports wait|node 3: answers again|node 3: lost its configuration (vport 0 is DROP_ALL): applying again" \
+	"$(grep -E '^node 3: (not answering|answers again|lost)' "$work/serve3.out" | tail -3 | paste -sd'|')"
+expect_eq "serve: read back: the node back holds its static entry and node 2's station again" \
+	"3/0 02:00:00:00:00:99 7|3/0 $m22 2" "$(tables)"
+reader status
+expect_eq "serve: both vports of the restarted node forwarding again, on their vesws" \
+	"vesw=10 config=forwarding|vesw=20 config=forwarding" \
+	"$(echo "$out" | grep -E '^vport node=3 ' | grep -oE 'vesw=[0-9]+ mac=[^ ]+ config=[a-z_]+' | sed 's/ mac=[^ ]*//' | paste -sd'|')"
+
+# 7d. SIGHUP: node 2's vport 2 moves from vesw 10 to vesw 20, whose MTU
+# becomes 9000. Before: vesw 10 = {2/2, 3/0}, vesw 20 = {3/1}; after:
+# vesw 10 = {3/0}, vesw 20 = {2/2, 3/1}.
+kill -USR1 $n3_pid
+wait_log "$work/serve3.out" '^node 2 vport 2: MAC table: 0 static \+ 1 learned' 30
+expect_eq "serve: read back before the reload: 2/2 and 3/0 learn each other's station, 3/1 none" \
+	"2/2 $m30 3|3/0 02:00:00:00:00:99 7|3/0 $m22 2" "$(tables)"
+sed -i -e 's/{ node_lid: 2, index: 2, vesw: 10 }/{ node_lid: 2, index: 2, vesw: 20 }/' \
+	-e 's/mcast_dlid: 0xf00002 }/mcast_dlid: 0xf00002, mtu: 9000 }/' "$work/hup.yaml"
+serve_hup
+wait_log "$work/serve3.out" '^reloaded' 30
+wait_log "$work/serve3.out" '^node 2 vport 2: MAC table: 0 static \+ 1 learned' 30 2
+wait_log "$work/serve3.out" '^node 3 vport 1: MAC table: 0 static \+ 1 learned' 30
+wait_log "$work/serve3.out" "$table_line 0 learned" 30
+lm22=$(lmac 0 10 2) lm22b=$(lmac 0 20 2)
+expect_eq "serve: SIGHUP: what changed is said, applied, and the stations follow the vesws" \
+	"reload: node 2 vport 2: vesw.vesw_id 0xa -> 0x14, vesw.def_port_mask 0x3 -> 0x0, vesw.pkey 0x8001 -> 0x8002, vesw.u_mcast_dlid 0xf00001 -> 0xf00002, vesw.u_ucast_dlid[0] 0x2 -> 0x0, vesw.u_ucast_dlid[1] 0x3 -> 0x0, vesw.eth_mtu 0x5dc -> 0x2328, port.base_mac_addr $lm22 -> $lm22b|reload: node 3 vport 1: vesw.eth_mtu 0x5dc -> 0x2328|reloaded $work/hup.yaml: 3 vports: 2 changed, 0 added, 0 removed, 0 static tables changed|node 2 vport 2: vesw 20 mac ${lm22b^^}: configured|node 3 vport 1: vesw 20 mac ${lm31^^}: configured|forgot vesw=10 mac=$m22 (was node 2 vport 2)|learned vesw=20 mac=$m22 dlid=2 (node 2 vport 2)" \
+	"$(sed -n '/^reload: /,$p' "$work/serve3.out" | grep -E '^(reload|node [23] vport [0-9]: vesw|forgot|learned)' | paste -sd'|')"
+expect_eq "serve: read back after the reload: the moved vport learns vesw 20's station, its old peer forgets it, its new peer learns it" \
+	"2/2 $m31 3|3/0 02:00:00:00:00:99 7|3/1 $m22 2" "$(tables)"
+reader status
+expect_eq "serve: after the reload, the moved vport and its new peer on vesw 20 with MTU 9000" \
+	"2/2 vesw=20 mtu=9000|3/0 vesw=10 mtu=1500|3/1 vesw=20 mtu=9000" \
+	"$(echo "$out" | grep '^vport ' | sed -E 's#^vport node=([0-9]+) index=([0-9]+) vesw=([0-9]+) .* mtu=([0-9]+) .*#\1/\2 vesw=\3 mtu=\4#' | paste -sd'|')"
+# a broken file: refused with its line, the configuration served stays
+cp "$work/hup.yaml" "$work/hup-good.yaml"
+sed -i 's/mtu: 9000 }/mtux: 9000 }/' "$work/hup.yaml"
+serve_hup
+wait_log "$work/serve3.out" '^reload refused' 30
+expect_eq "serve: SIGHUP with a broken file: refused with FILE:LINE, key and reason" \
+	"reload refused: $work/hup.yaml:4: vesws[1]: unknown key 'mtux' (the configuration loaded before stays)" \
+	"$(grep '^reload refused' "$work/serve3.out")"
+# serve goes on with what it had: node 3 clears its lists, vesw 20's
+# station of node 3 leaves node 2's table
+kill -USR2 $n3_pid
+wait_log "$work/serve3.out" '^node 2 vport 2: MAC table: 0 static \+ 0 learned' 30
+expect_eq "serve: after the refused reload, serving goes on: node 2's vport forgets node 3's station" \
+	"3/0 02:00:00:00:00:99 7|3/1 $m22 2" "$(tables)"
+serve_stop
+grep -vE '^EAL|memif' "$work/serve3.out" | sed 's/^/# /'
+expect_eq "serve: SIGINT; exit 3 (node 3 did not answer at the start)" "3" "$rc"
+expect_eq "serve: twice two vports found without their configuration, five node applies (late, restarted, back, reload of two nodes), one reload, one refused" \
+	"lost_configs=4 node_applies=5 reloads=1 reload_errors=1" \
+	"$(serve_counters serve3.out lost_configs node_applies reloads reload_errors)"
 finish

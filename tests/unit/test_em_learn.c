@@ -7,7 +7,8 @@
  * reader of interface-list replies against good and bad replies, the
  * lists' report numbers, and the MAC tables computed from static entries
  * and lists (static wins, a move, a vport's own MACs, only its vesw, the
- * 2048-entry limit, removal with slots kept, MACs ignored).
+ * 2048-entry limit, removal with slots kept, MACs ignored); and a result
+ * renumbered for the configuration of a reload (em_learn_result_remap()).
  */
 
 #include <errno.h>
@@ -427,6 +428,80 @@ test_iface_read(void **state)
 	assert_int_equal(em_iface_read_reply(&r, d, sizeof(d), why, sizeof(why)), -EBADMSG);
 }
 
+
+/* A result renumbered for a new configuration is the one computed there:
+ * vports 0..4 become 3, gone, 1, 4, 0 (vport 1 removed: its MACs are on no
+ * other list, its note goes with it; the conflicts of old vports 2 and 4
+ * change order).
+ */
+static void
+test_remap(void **state)
+{
+	static const uint32_t new_of[NV] = { 3, EM_LEARN_GONE, 1, 4, 0 };
+	static const unsigned int l0[] = { 1, 2 }, l1[] = { 3, 9 }, l2[] = { 2 }, l3[] = { 4 },
+		l4[] = { 4, 5 };
+	struct vnic_mac_entry st[1] = { { .mac = mac(5), .dlid_sd = 100 << VNIC_DLID_SD_SHIFT } };
+	struct rte_ether_addr mc = { { 0x01, 0, 0, 0, 0, 7 } };
+	struct fix *f = fix_new(), *g = fix_new();
+	unsigned int i, j;
+
+	(void)state;
+	set_list(&f->l[0], l0, 2, &f->seq);
+	set_list(&f->l[1], l1, 2, &f->seq);
+	set_list(&f->l[2], l2, 1, &f->seq);  /* mac 2 on 0 and 2: 2 is the latest */
+	set_list(&f->l[3], l3, 1, &f->seq);
+	set_list(&f->l[4], l4, 2, &f->seq);  /* mac 4 on 3 and 4: 4 is the latest */
+	f->l[1].mac[f->l[1].n++] = mc;      /* a multicast MAC on vport 1's list */
+	f->v[3].statics = st;                /* vport 3's static mac 5, reported by 4 */
+	f->v[3].nb_statics = 1;
+	memcpy(f->prev[3], st, sizeof(st));
+	compute(f);
+	assert_true(has_note(&f->r, EM_NOTE_CONFLICT, 2, 0, mac(2), 0));
+	assert_true(has_note(&f->r, EM_NOTE_CONFLICT, 4, 3, mac(4), 0));
+	assert_true(has_note(&f->r, EM_NOTE_STATIC, 3, 4, mac(5), 0));
+	assert_true(has_note(&f->r, EM_NOTE_IGNORED, 1, 0, mc, 0));
+	assert_int_equal(f->r.nb_owners, 6);
+	em_learn_result_remap(&f->r, new_of, NV);
+	/* the same vports and lists in the new numbering (vport 1 of g: none) */
+	for (i = 0; i < NV; i++) {
+		if (new_of[i] == EM_LEARN_GONE)
+			continue;
+		j = new_of[i];
+		g->v[j] = f->v[i];
+		g->v[j].list = &g->l[j];
+		g->l[j] = f->l[i];
+		memcpy(g->prev[j], f->prev[i], sizeof(g->prev[j]));
+	}
+	g->v[2].list = NULL;
+	g->v[2].statics = NULL;
+	g->v[2].nb_statics = 0;
+	compute(g);
+	assert_int_equal(f->r.nb_owners, g->r.nb_owners);
+	assert_int_equal(f->r.nb_owners, 4);
+	for (i = 0; i < g->r.nb_owners; i++) {
+		assert_int_equal(em_learn_owner_cmp(&f->r.owners[i], &g->r.owners[i]), 0);
+		assert_int_equal(f->r.owners[i].vport, g->r.owners[i].vport);
+	}
+	assert_int_equal(f->r.nb_notes, g->r.nb_notes);
+	assert_int_equal(f->r.nb_notes, 3);
+	for (i = 0; i < g->r.nb_notes; i++)
+		assert_int_equal(em_learn_note_cmp(&f->r.notes[i], &g->r.notes[i]), 0);
+	assert_true(has_note(&f->r, EM_NOTE_CONFLICT, 1, 3, mac(2), 0));
+	assert_true(has_note(&f->r, EM_NOTE_CONFLICT, 0, 4, mac(4), 0));
+	assert_true(has_note(&f->r, EM_NOTE_STATIC, 4, 0, mac(5), 0));
+	/* every vport gone: nothing left */
+	{
+		static const uint32_t gone[NV] = { EM_LEARN_GONE, EM_LEARN_GONE, EM_LEARN_GONE,
+						   EM_LEARN_GONE, EM_LEARN_GONE };
+
+		em_learn_result_remap(&g->r, gone, NV);
+		assert_int_equal(g->r.nb_owners, 0);
+		assert_int_equal(g->r.nb_notes, 0);
+	}
+	fix_free(f);
+	fix_free(g);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -438,6 +513,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_ignored),
 		cmocka_unit_test(test_iface_read),
+		cmocka_unit_test(test_remap),
 	};
 
 	test_case_filter(argc, argv);
