@@ -446,8 +446,14 @@ status_vport(struct em_client *c, const struct em_vport *vp)
 	return EM_EXIT_OK;
 }
 
-int
-em_cmd_status(struct em_client *c, const struct em_config *cfg)
+/*
+ * Run @fn on every vport of @cfg, one node after another; after a node
+ * times out once its other vports are skipped (said, not asked): status and
+ * table read, they change nothing. @return the worst outcome.
+ */
+static int
+each_vport(struct em_client *c, const struct em_config *cfg,
+	   int (*fn)(struct em_client *c, const struct em_vport *vp))
 {
 	static uint32_t dead[EM_MAX_NODES];
 	unsigned int i, j, nb_dead = 0;
@@ -456,7 +462,6 @@ em_cmd_status(struct em_client *c, const struct em_config *cfg)
 	for (i = 0; i < cfg->nb_vports && !*c->stop; i++) {
 		const struct em_vport *vp = &cfg->vports[i];
 
-		/* one timeout per node is enough */
 		for (j = 0; j < nb_dead && dead[j] != vp->node_lid; j++)
 			;
 		if (j < nb_dead) {
@@ -464,12 +469,18 @@ em_cmd_status(struct em_client *c, const struct em_config *cfg)
 			       vp->index);
 			continue;
 		}
-		vrc = status_vport(c, vp);
+		vrc = fn(c, vp);
 		if (vrc == EM_EXIT_UNREACHABLE)
 			dead[nb_dead++] = vp->node_lid;
 		rc = worse(rc, vrc);
 	}
 	return rc;
+}
+
+int
+em_cmd_status(struct em_client *c, const struct em_config *cfg)
+{
+	return each_vport(c, cfg, status_vport);
 }
 
 /* --- table --- */
@@ -513,26 +524,7 @@ table_vport(struct em_client *c, const struct em_vport *vp)
 int
 em_cmd_table(struct em_client *c, const struct em_config *cfg)
 {
-	static uint32_t dead[EM_MAX_NODES];
-	unsigned int i, j, nb_dead = 0;
-	int rc = EM_EXIT_OK, vrc;
-
-	for (i = 0; i < cfg->nb_vports && !*c->stop; i++) {
-		const struct em_vport *vp = &cfg->vports[i];
-
-		for (j = 0; j < nb_dead && dead[j] != vp->node_lid; j++)
-			;
-		if (j < nb_dead) {
-			printf("node %u vport %u: skipped: node unreachable\n", vp->node_lid,
-			       vp->index);
-			continue;
-		}
-		vrc = table_vport(c, vp);
-		if (vrc == EM_EXIT_UNREACHABLE)
-			dead[nb_dead++] = vp->node_lid;
-		rc = worse(rc, vrc);
-	}
-	return rc;
+	return each_vport(c, cfg, table_vport);
 }
 
 /* --- watch --- */
