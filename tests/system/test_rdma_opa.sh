@@ -83,14 +83,22 @@ learned() {
 	wait_log "$1" "^learned vesw=1 mac=$2 dlid=$3 " 30 || grep -qi "^learned vesw=1 mac=$2 dlid=$3 " "$1"
 }
 
+# nodes_start WHAT [BACKEND_ARGS...]: both nodes' backends, one device each
+# (a.sock on A, b.sock on B), one check failed per node that does not serve
+nodes_start() {
+	local what=${1:+ $1} n
+	shift
+	for n in a b; do
+		rdma_node_start "$n" -- -s "$work/$n.sock" "$@" ||
+			fail "node ${n^^}'s backend serves$what" "$(tail -5 "$work/rdma-$n.log")"
+	done
+}
+
 # node B's second device; QEMU's MAC of the guest's NIC (its default)
 mac_b1=02:56:52:44:4d:11
 guestmac=52:54:00:12:34:56
 fabric_start || { fail "the fabric starts" "$(tail -5 "$work/switch.log")"; finish; exit 1; }
-rdma_node_start a -- -s "$work/a.sock" ||
-	fail "node A's backend serves" "$(tail -5 "$work/rdma-a.log")"
-rdma_node_start b -- -s "$work/b.sock" ||
-	fail "node B's backend serves" "$(tail -5 "$work/rdma-b.log")"
+nodes_start ""
 em_conf "$work/learn.yaml" 1 2
 em_conf "$work/em.yaml" 1 2 static
 em_serve_start "$work/learn.yaml"
@@ -260,10 +268,7 @@ echo "# B: $(grep '^switch:' "$lb" | tail -1)"
 # 2^20 = 4.3 s) and --retry-cnt 6 it survives an outage of about 30 s (two
 # em applies under load have taken more than 7 s). (--retry-cnt 7 retries
 # for ever, as rxe.)
-rdma_node_start a -- -s "$work/a.sock" --stats 1 ||
-	fail "node A's backend serves again" "$(tail -5 "$work/rdma-a.log")"
-rdma_node_start b -- -s "$work/b.sock" --stats 1 ||
-	fail "node B's backend serves again" "$(tail -5 "$work/rdma-b.log")"
+nodes_start "again" --stats 1
 em apply "$work/em.yaml" > /dev/null
 expect_eq "opa-em configures the restarted nodes for the fault tests" 0 $?
 em_conf "$work/moved.yaml" 2 3 static
@@ -366,10 +371,7 @@ expect_eq "node B's backend exits 0 after the faults with every mbuf back" 0 $?
 # models); the EM then lowers the vesw to 1500 under the running nodes:
 # each backend sees its wire's MTU change, and the next connection's 4096
 # is clamped to 1024, which fits.
-rdma_node_start a -- -s "$work/a.sock" --mtu 9000 ||
-	fail "node A's backend serves with --mtu 9000" "$(tail -5 "$work/rdma-a.log")"
-rdma_node_start b -- -s "$work/b.sock" --mtu 9000 ||
-	fail "node B's backend serves with --mtu 9000" "$(tail -5 "$work/rdma-b.log")"
+nodes_start "with --mtu 9000" --mtu 9000
 vesw_mtu=9000 em_conf "$work/jumbo.yaml" 1 2 static
 em apply "$work/jumbo.yaml" > /dev/null
 expect_eq "opa-em sets vesw 1's MTU to 9000" 0 $?
@@ -418,10 +420,7 @@ expect_eq "no VNIC vport counted an error or an oversize frame (tx_errors, rx_er
 fabric_stop
 fabric_start --pcap "$work/fabric.pcap" ||
 	fail "a capturing fabric starts" "$(tail -5 "$work/switch.log")"
-rdma_node_start a -- -s "$work/a.sock" --vlan 0 ||
-	fail "node A's backend serves with --vlan 0" "$(tail -5 "$work/rdma-a.log")"
-rdma_node_start b -- -s "$work/b.sock" --vlan 0 ||
-	fail "node B's backend serves with --vlan 0" "$(tail -5 "$work/rdma-b.log")"
+nodes_start "with --vlan 0" --vlan 0
 em_conf "$work/prio.yaml" 1 2 static
 sed -i "s/^    vesw: 1\$/    vesw: 1\n    pcp_to_sc_uc: [0, 0, 0, 0, 0, 3, 0, 0]\n    non_vlan_sc_uc: 1/" \
 	"$work/prio.yaml"
