@@ -54,7 +54,7 @@ struct vperf_opt opt = { .roce_bit = 55, .ctrl_class = 6, .qp_timeout = 14, .ret
  * ever: a wait as long as that is a stall, reported after STALL_SECS.)
  */
 static unsigned int
-stall_secs(void)
+stall_secs_of_opts(void)
 {
 	double window;
 
@@ -62,6 +62,15 @@ stall_secs(void)
 		return STALL_SECS;
 	window = 4.096e-6 * (double)(1ull << opt.qp_timeout) * (opt.retry_cnt + 1) + 1.0;
 	return window > STALL_SECS ? (unsigned int)window + 1 : STALL_SECS;
+}
+
+/* the stall limit, worked out once the options are read (the loops test it at every turn) */
+static unsigned int stall_limit = STALL_SECS;
+
+static unsigned int
+stall_secs(void)
+{
+	return stall_limit;
 }
 static const char *const mode_names[] = { "send_bw", "write_bw", "read_bw", "send_lat",
 					   "ud_send_bw", "atomic_bw", "write_lat" };
@@ -1146,6 +1155,7 @@ main(int argc, char **argv)
 	status = EXIT_USAGE;
 	if (parse_args(argc - ret, argv + ret) != 0)
 		goto out;
+	stall_limit = stall_secs_of_opts();
 	omni_stop_on_signals();
 	if (opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD) {
 		status = pingpong_run();
