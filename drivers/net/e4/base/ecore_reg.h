@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef _ECORE_REG_H_
+#define _ECORE_REG_H_
+
+/**
+ * @file
+ * E4 addresses: the PF's BAR0 layout (admin window, PTT and GTT windows) and
+ * the GRC registers the base layer and the model both use. Numbers from the
+ * public facts (shared/facts/e4-ecore.md section 2.1, e4-firmware.md); one
+ * table for both sides, so the driver and the model cannot disagree on an
+ * address. GRC addresses are byte addresses unless a name says _DW.
+ */
+
+/* ---- PF BAR0: the admin window (0x0000-0x0fff) ---- */
+
+/** PTT entry i (struct pxp_ptt_entry, 8 bytes): dword 0 = GRC address >> 2 (bits 0-22). */
+#define PXP_PF_WINDOW_ADMIN_PER_PF_START	0x0
+#define PXP_PTT_ENTRY_SIZE			8
+#define PXP_PTT_ENTRY_OFFSET_MASK		0x7FFFFF
+/** Global (GTT) window table: entry i = GRC address >> 12 of window i. */
+#define PXP_PF_WINDOW_ADMIN_GLOBAL_START	0x200
+#define PXP_GLOBAL_ENTRY_SIZE			4
+#define PXP_NUM_GLOBAL_WINDOWS			243
+/** The PF's opaque and concrete function ids (read-only). */
+#define PXP_PF_ME_OPAQUE_ADDR			0x1f8
+#define PXP_PF_ME_CONCRETE_ADDR			0x1fc
+#define PXP_PF_WINDOW_ADMIN_LENGTH		0x1000
+
+/* ---- PF BAR0: PTT windows (0x1000-0xcfff) and GTT windows (0xd000-) ---- */
+
+#define PXP_EXTERNAL_BAR_PF_WINDOW_START	0x1000
+#define PXP_EXTERNAL_BAR_PF_WINDOW_NUM		12
+#define PXP_EXTERNAL_BAR_PF_WINDOW_SINGLE_SIZE	0x1000
+#define PXP_EXTERNAL_BAR_GLOBAL_WINDOW_START	0xd000
+#define PXP_EXTERNAL_BAR_GLOBAL_WINDOW_SINGLE_SIZE 0x1000
+
+/** Reserved PTTs (the rest are the pool). */
+enum reserved_ptts {
+	RESERVED_PTT_EDIAG,
+	RESERVED_PTT_USER_SPACE,
+	RESERVED_PTT_MAIN,
+	RESERVED_PTT_DPC,
+	RESERVED_PTT_MAX
+};
+
+/* Fixed GTT mappings that follow from the windows ecore programs (2..14). */
+#define GTT_BAR0_MAP_REG_IGU_CMD	0x00f000
+#define GTT_BAR0_MAP_REG_TSDM_RAM	0x010000
+#define GTT_BAR0_MAP_REG_MSDM_RAM	0x011000
+#define GTT_BAR0_MAP_REG_MSDM_RAM_1024	0x012000
+#define GTT_BAR0_MAP_REG_MSDM_RAM_2048	0x013000
+#define GTT_BAR0_MAP_REG_USDM_RAM	0x014000
+#define GTT_BAR0_MAP_REG_USDM_RAM_1024	0x015000
+#define GTT_BAR0_MAP_REG_USDM_RAM_2048	0x016000
+#define GTT_BAR0_MAP_REG_XSDM_RAM	0x017000
+#define GTT_BAR0_MAP_REG_XSDM_RAM_1024	0x018000
+#define GTT_BAR0_MAP_REG_YSDM_RAM	0x019000
+#define GTT_BAR0_MAP_REG_PSDM_RAM	0x01a000
+
+/* ---- GRC block bases ---- */
+
+#define GRCBASE_MCP		0xe00000
+#define GRCBASE_IGU		0x180000
+#define IGU_CMD_GRC_BASE	0x1c02000	/**< what GTT window 2 maps */
+#define TSDM_GRC_BASE		0x1c80000	/**< SDM RAM windows (GTT) */
+#define MSDM_GRC_BASE		0x1d00000
+#define USDM_GRC_BASE		0x1d80000
+#define XSDM_GRC_BASE		0x1e00000
+#define YSDM_GRC_BASE		0x1e80000
+#define PSDM_GRC_BASE		0x1f00000
+
+/** SEM fast memory per storm (storm RAM the init file loads). */
+#define XSEM_REG_FAST_MEMORY	0x1440000
+#define YSEM_REG_FAST_MEMORY	0x1540000
+#define PSEM_REG_FAST_MEMORY	0x1640000
+#define TSEM_REG_FAST_MEMORY	0x1740000
+#define MSEM_REG_FAST_MEMORY	0x1840000
+#define USEM_REG_FAST_MEMORY	0x1940000
+
+/* ---- registers hw_prepare reads ---- */
+
+#define MISCS_REG_CHIP_NUM			0x976c
+#define MISCS_REG_CHIP_REV			0x9770
+#define MISCS_REG_CHIP_METAL			0x9774
+#define MISCS_REG_CHIP_TEST_REG			0x9778
+#define MISCS_REG_CMT_ENABLED_FOR_PAIR		0x971c
+#define MISCS_REG_GENERIC_POR_0			0x96d4
+#define MISC_REG_SHARED_MEM_ADDR		0x8c20
+#define MISC_REG_GEN_PURP_CR0			0x8c80
+#define MCP_REG_SCRATCH				0xe20000
+#define MCP_REG_SCRATCH_SIZE			0xe000
+/** BAR sizes: 1 << (value + 15) bytes; 0 means "512 KiB" (older MFW). */
+#define PGLUE_B_REG_PF_BAR0_SIZE		0x2aae60
+#define PGLUE_B_REG_PF_BAR1_SIZE		0x2aae64
+/** Ports per engine: 0 = 1, 1 = 2, 2 = 4 (AH). */
+#define MISC_REG_PORT_MODE			0x8c00
+
+/* ---- IGU ---- */
+
+/** CAM line per SB: bit 0 valid, bits 1-8 vector, bits 9-16 function, bit 17 is_pf. */
+#define IGU_REG_MAPPING_MEMORY			0x184000
+#define IGU_REG_MAPPING_MEMORY_SIZE		(368 * 4)
+#define IGU_REG_PF_CONFIGURATION		0x180800
+
+/* ---- DMAE ---- */
+
+/** Command i: 14 dwords at DMAE_REG_CMD_MEM + i * 56; go: DMAE_REG_GO_C0 + i * 4 := 1. */
+#define DMAE_REG_CMD_MEM			0xc800
+#define DMAE_REG_CMD_MEM_SIZE_DW		448
+#define DMAE_REG_GO_C0				0xc048
+#define DMAE_CMD_SIZE_DW			14
+#define DMAE_NUM_CHANNELS			32
+
+/* ---- CAU (status block addresses and variables) ---- */
+
+#define CAU_REG_SB_VAR_MEMORY			0x1c6000
+#define CAU_REG_SB_ADDR_MEMORY			0x1c8000
+#define CAU_REG_PI_MEMORY			0x1d0000
+
+/* ---- ILT ---- */
+
+/** ILT lines, 64-bit each: bits 0-51 physical address >> 12, bit 52 valid. */
+#define PSWRQ2_REG_ILT_MEMORY			0x260000
+
+/* ---- doorbells, cleanup ---- */
+
+#define DORQ_REG_PF_DB_ENABLE			0x100508
+/** Final-cleanup command; the firmware answers in USTORM_FLR_FINAL_ACK. */
+#define XSDM_REG_OPERATION_GEN			0xf80408
+
+#endif /* _ECORE_REG_H_ */

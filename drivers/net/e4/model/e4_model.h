@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef _E4_MODEL_H_
+#define _E4_MODEL_H_
+
+/**
+ * @file
+ * A behavioural model of one E4 adapter (one engine, its ports and PFs),
+ * reached by the base layer only through struct ecore_bar_ops: BAR0 decoding
+ * (admin window, PTT and GTT windows, IGU commands, SDM RAM), a sparse GRC
+ * register file that keeps what the init file writes and answers its polls,
+ * the management firmware (SHMEM image and mailbox), DMAE, the ILT lookup and
+ * the slow-path queue consumer (ramrod -> EQE + status-block index).
+ *
+ * The model does not run storm microcode: it stores what is written and
+ * counts it. Every access runs synchronously in the caller's thread under the
+ * adapter's lock (the device's answer is ready when the access returns).
+ * Device memory accesses (DMAE, EQ, status blocks) go through
+ * ecore_osal_iova2virt(); an address outside the process's DMA memory is a
+ * counted fault, never a wild access.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/ecore.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** PFs one model adapter has at most. */
+#define E4M_MAX_PFS 16
+
+/** What adapter to model. */
+struct e4m_config {
+	uint16_t device_id;	/**< PCI device id: 0x80xx AH (default 0x8070), 0x16xx BB */
+	uint8_t num_ports;	/**< ports on the engine: AH 1, 2 or 4; BB 1 or 2 (default 1) */
+	uint8_t num_pfs;	/**< PFs (default = num_ports); PF i is on port i % num_ports */
+	uint8_t base_mac[6];	/**< port p's MAC = base_mac + p (default 00:0e:1e:00:00:00) */
+	uint32_t mfw_version;	/**< reported MFW version (default 8.59.22.0 = 0x083b1600) */
+};
+
+/** Fault switches (e4m_fault_set()); each stays on until cleared. */
+enum e4m_fault {
+	E4M_FAULT_MFW_SILENT,	/**< the MFW answers no mailbox command */
+	E4M_FAULT_LOAD_REFUSED,	/**< LOAD_REQ is answered with @c arg0 (a REFUSED code) */
+	E4M_FAULT_RAMROD_ERROR,	/**< ramrods matching @c arg1 complete with return code @c arg0 */
+	E4M_FAULT_EQE_LATE,	/**< EQEs are posted @c arg0 ms late */
+	E4M_FAULT_EQE_NEVER,	/**< ramrods are consumed and never completed */
+	E4M_FAULT_POLL_STUCK,	/**< the GRC register @c arg0 never reaches its "done" value */
+	E4M_FAULT_DMAE_ERROR,	/**< DMAE commands complete with the error bit set */
+	E4M_FAULT__MAX
+};
+
+/**
+ * E4M_FAULT_RAMROD_ERROR's @c arg1: which ramrods fail:
+ * (protocol id << 8) | command id, or E4M_RAMROD_ANY.
+ */
+#define E4M_RAMROD_ANY 0xffffffffu
+
+/** Counters of what the model saw (e4m_stats_get()). */
+struct e4m_stats {
+	uint64_t bar_reads;		/**< BAR0 reads */
+	uint64_t bar_writes;		/**< BAR0 writes */
+	uint64_t bad_accesses;		/**< BAR/GRC accesses to nothing (counted, ignored) */
+	uint64_t grc_writes;		/**< GRC dword writes (BAR or DMAE) */
+	uint64_t grc_reads;
+	uint64_t sem_ram_bytes[6];	/**< bytes written to each storm's RAM (X,Y,P,T,M,U SEM) */
+	uint64_t polls_answered;	/**< trigger -> done rules that fired */
+	uint64_t dma_faults;		/**< device accesses to host memory that was not DMA memory */
+	uint64_t dmae_cmds;		/**< DMAE commands executed */
+	uint64_t dmae_dwords;
+	uint64_t dmae_errors;		/**< completed with the error bit (fault or bad address) */
+	uint64_t mb_cmds;		/**< MFW mailbox commands answered */
+	uint64_t mb_unanswered;		/**< ... ignored (MFW silent) */
+	uint64_t loads[3];		/**< LOAD_REQ answered ENGINE, PORT, FUNCTION */
+	uint64_t load_refusals;
+	uint64_t unloads;
+	uint64_t flrs;			/**< INITIATE_PF_FLR */
+	uint64_t doorbells;
+	uint64_t ramrods;		/**< SPQ elements consumed */
+	uint64_t eqes;			/**< EQ elements posted */
+	uint64_t attentions;		/**< attention status-block updates */
+};
+
+/** Create an adapter (NULL config: the defaults). @return NULL on error (logged). */
+struct e4m_dev *e4m_create(const char *name, const struct e4m_config *cfg);
+/** Destroy it (NULL is fine). */
+void e4m_destroy(struct e4m_dev *m);
+
+/** The ops table the base layer reaches the model through. */
+extern const struct ecore_bar_ops e4m_bar_ops;
+/** The bar_ctx of PF @p pf (for struct ecore_dev.bar_ctx), or NULL. */
+void *e4m_pf_ctx(struct e4m_dev *m, unsigned int pf);
+
+/** Turn a fault on (see enum e4m_fault for the arguments). @return 0 or -EINVAL. */
+int e4m_fault_set(struct e4m_dev *m, enum e4m_fault f, uint32_t arg0, uint32_t arg1);
+/** Turn a fault off. */
+void e4m_fault_clear(struct e4m_dev *m, enum e4m_fault f);
+/** The fault named @p name ("mfw_silent", "load_refused", ...), or -1. */
+int e4m_fault_by_name(const char *name);
+
+/**
+ * Change port @p port's link as the MFW would on a cable event: SHMEM's
+ * link_status, the MFW's LINK_CHANGE message counter and an attention to
+ * every PF on the port.
+ */
+int e4m_link_set(struct e4m_dev *m, unsigned int port, bool up, uint32_t speed_mbps);
+
+/** Read GRC @p addr as the device has it. @return false if never written (val 0). */
+bool e4m_grc_peek(struct e4m_dev *m, uint32_t addr, uint32_t *val);
+/** Set GRC @p addr as device state (tests; no rule fires). */
+void e4m_grc_poke(struct e4m_dev *m, uint32_t addr, uint32_t val);
+/** Copy the counters. */
+void e4m_stats_get(struct e4m_dev *m, struct e4m_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _E4_MODEL_H_ */
