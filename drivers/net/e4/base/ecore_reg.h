@@ -125,6 +125,13 @@ enum reserved_ptts {
 /** ILT lines, 64-bit each: bits 0-51 physical address >> 12, bit 52 valid. */
 #define PSWRQ2_REG_ILT_MEMORY			0x260000
 
+/* ---- attentions ---- */
+
+/** The MFW's general attention to PF n: write 0 to + n * 8 to clean it. */
+#define MISC_REG_AEU_GENERAL_ATTN_0		0x8400
+/** Attention status-block bit of an MFW event (mailbox message, link change). */
+#define ECORE_ATTN_BIT_MCP_EVENT		0x100
+
 /* ---- doorbells, cleanup ---- */
 
 #define DORQ_REG_PF_DB_ENABLE			0x100508
