@@ -374,7 +374,7 @@ e4m_create(const char *name, const struct e4m_config *cfg)
 		goto fail_rules;
 	if (e4m_mfw_init(m) != 0)
 		goto fail_dmae;
-	if (e4m_sp_init(m) != 0)
+	if (e4m_storm_init(m) != 0 || e4m_sp_init(m) != 0)
 		goto fail_mfw;
 	return m;
 fail_mfw:

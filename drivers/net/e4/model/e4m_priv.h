@@ -12,6 +12,7 @@
  *   e4m_mfw.c    SHMEM image and the MFW mailbox state machine, link
  *   e4m_dmae.c   the DMAE engine
  *   e4m_sp.c     IGU/CAU/status blocks, ILT lookup, SPQ consumer, EQ
+ *   e4m_storm.c  the storms' other answers (final cleanup)
  * Each part keeps its state behind one pointer in struct e4m_dev and hooks
  * the GRC addresses it owns (e4m_hook_add()).
  */
@@ -111,6 +112,8 @@ void e4m_mfw_fini(struct e4m_dev *m);
 int e4m_mfw_link_set(struct e4m_dev *m, unsigned int port, bool up, uint32_t speed_mbps);
 int e4m_dmae_init(struct e4m_dev *m);
 void e4m_dmae_fini(struct e4m_dev *m);
+/** The storms' answers that are not ramrods (final cleanup): e4m_storm.c. */
+int e4m_storm_init(struct e4m_dev *m);
 int e4m_sp_init(struct e4m_dev *m);
 void e4m_sp_fini(struct e4m_dev *m);
 /** Raise an attention on PF @p pf's attention status block (bits @p bits). */
