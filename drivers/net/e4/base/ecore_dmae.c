@@ -104,17 +104,15 @@ dmae_post(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, enum dmae_end src_
 	uint32_t cmd[DMAE_CMD_SIZE_DW] = { 0 };
 	uint32_t base = DMAE_REG_CMD_MEM + d->channel * DMAE_CMD_SIZE_DW * 4;
 	uint64_t deadline;
+	uint64_t s = src_t == DMAE_GRC ? src >> 2 : src;	/* GRC: dwords */
+	uint64_t t = dst_t == DMAE_GRC ? dst >> 2 : dst;
 	uint32_t word, i;
 
-	if (src_t == DMAE_GRC)
-		src >>= 2;
-	if (dst_t == DMAE_GRC)
-		dst >>= 2;
 	cmd[DMAE_CMD_OPCODE_DW] = dmae_opcode(p_hwfn, src_t, dst_t);
-	cmd[DMAE_CMD_SRC_LO_DW] = (uint32_t)src;
-	cmd[DMAE_CMD_SRC_HI_DW] = (uint32_t)(src >> 32);
-	cmd[DMAE_CMD_DST_LO_DW] = (uint32_t)dst;
-	cmd[DMAE_CMD_DST_HI_DW] = (uint32_t)(dst >> 32);
+	cmd[DMAE_CMD_SRC_LO_DW] = (uint32_t)s;
+	cmd[DMAE_CMD_SRC_HI_DW] = (uint32_t)(s >> 32);
+	cmd[DMAE_CMD_DST_LO_DW] = (uint32_t)t;
+	cmd[DMAE_CMD_DST_HI_DW] = (uint32_t)(t >> 32);
 	cmd[DMAE_CMD_LEN_DW] = (len_dw & 0xffff) | 0xffffu << 16;	/* no VFs */
 	cmd[DMAE_CMD_COMP_LO_DW] = (uint32_t)d->comp.iova;
 	cmd[DMAE_CMD_COMP_HI_DW] = (uint32_t)(d->comp.iova >> 32);
