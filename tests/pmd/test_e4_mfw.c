@@ -90,10 +90,10 @@ load(struct pf *p, enum _ecore_status_t want_rc)
 static uint32_t
 unload(struct pf *p)
 {
-	uint32_t code = 0;
+	uint32_t code;
 
-	assert_int_equal(ecore_mcp_unload_req(p->hwfn, p->ptt, &code), ECORE_SUCCESS);
-	assert_int_equal(ecore_mcp_get_unload_code(p->hwfn), code);
+	assert_int_equal(ecore_mcp_unload_req(p->hwfn, p->ptt), ECORE_SUCCESS);
+	code = ecore_mcp_get_unload_code(p->hwfn);
 	assert_int_equal(ecore_mcp_unload_done(p->hwfn, p->ptt), ECORE_SUCCESS);
 	return code;
 }

@@ -521,7 +521,7 @@ ecore_mcp_load_done(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt)
 }
 
 enum _ecore_status_t
-ecore_mcp_unload_req(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, uint32_t *o_unload_code)
+ecore_mcp_unload_req(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt)
 {
 	enum _ecore_status_t rc;
 	uint32_t resp;
@@ -530,8 +530,6 @@ ecore_mcp_unload_req(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, uint32_
 			   NULL);
 	if (rc != ECORE_SUCCESS)
 		return rc;
-	if (o_unload_code != NULL)
-		*o_unload_code = resp;
 	p_hwfn->mcp_info->unload_code = resp;
 	if (resp != FW_MSG_CODE_DRV_UNLOAD_ENGINE && resp != FW_MSG_CODE_DRV_UNLOAD_PORT &&
 	    resp != FW_MSG_CODE_DRV_UNLOAD_FUNCTION) {

@@ -125,13 +125,11 @@ enum _ecore_status_t ecore_mcp_load_req(struct ecore_hwfn *p_hwfn, struct ecore_
 /** LOAD_DONE. */
 enum _ecore_status_t ecore_mcp_load_done(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt);
 /**
- * UNLOAD_REQ (WoL disabled).
- * @param o_unload_code  out (may be NULL): FW_MSG_CODE_DRV_UNLOAD_*; also
- *   recorded, see ecore_mcp_get_unload_code().
+ * UNLOAD_REQ (WoL disabled). The answer (FW_MSG_CODE_DRV_UNLOAD_*) is
+ * recorded: ecore_mcp_get_unload_code().
  * @return 0, ECORE_TIMEOUT, or ECORE_IO for an answer that is no UNLOAD_* code.
  */
-enum _ecore_status_t ecore_mcp_unload_req(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt,
-					  uint32_t *o_unload_code);
+enum _ecore_status_t ecore_mcp_unload_req(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt);
 /** The last UNLOAD_REQ answer (0 before any). */
 uint32_t ecore_mcp_get_unload_code(struct ecore_hwfn *p_hwfn);
 /** UNLOAD_DONE. */
