@@ -113,6 +113,53 @@ enum reserved_ptts {
 #define DMAE_REG_GO_C0				0xc048
 #define DMAE_CMD_SIZE_DW			14
 #define DMAE_NUM_CHANNELS			32
+/** What the driver writes to a GO register. */
+#define DMAE_GO_VALUE				1
+
+/*
+ * The DMAE command (dmae_cmd, 14 dwords; the driver fills the first 9):
+ * dword 0 opcode, 1/2 source address lo/hi, 3/4 destination lo/hi (a host
+ * address in bytes, a GRC address in DWORDS), 5 length_dw (b0-15) and
+ * opcode_b (b16-31: source VF id b0-7, destination VF id b8-15; 0xff = PF),
+ * 6/7 completion address lo/hi, 8 completion value.
+ */
+#define DMAE_CMD_OPCODE_DW			0
+#define DMAE_CMD_SRC_LO_DW			1
+#define DMAE_CMD_SRC_HI_DW			2
+#define DMAE_CMD_DST_LO_DW			3
+#define DMAE_CMD_DST_HI_DW			4
+#define DMAE_CMD_LEN_DW				5
+#define DMAE_CMD_COMP_LO_DW			6
+#define DMAE_CMD_COMP_HI_DW			7
+#define DMAE_CMD_COMP_VAL_DW			8
+#define DMAE_CMD_FILLED_DW			9
+
+/* opcode bits */
+#define DMAE_CMD_SRC_GRC			0x1u		/**< b0: 0 PCIe, 1 GRC */
+#define DMAE_CMD_DST_SHIFT			1		/**< b1-2: 1 PCIe, 2 GRC */
+#define DMAE_CMD_DST_MASK			0x3u
+#define DMAE_CMD_DST_PCIE			1
+#define DMAE_CMD_DST_GRC			2
+#define DMAE_CMD_C_DST_GRC			(1u << 3)	/**< completion to GRC */
+#define DMAE_CMD_SRC_ADDR_RESET			(1u << 5)
+#define DMAE_CMD_DST_ADDR_RESET			(1u << 6)
+#define DMAE_CMD_COMP_WORD_EN			(1u << 8)
+#define DMAE_CMD_ENDIANITY_SHIFT		14
+#define DMAE_CMD_ENDIANITY_LE			2		/**< what a LE host sets */
+/** b16-17: on a source read error: 0 regular completion, 1 completion with
+ * the error bit, 2 no completion. */
+#define DMAE_CMD_ERR_HANDLING_SHIFT		16
+#define DMAE_CMD_ERR_HANDLING_MASK		0x3u
+#define DMAE_CMD_ERR_HANDLING_COMP_WITH_ERR	1
+#define DMAE_CMD_ERR_HANDLING_NO_COMP		2
+#define DMAE_CMD_PORT_SHIFT			18
+#define DMAE_CMD_SRC_PF_SHIFT			20
+#define DMAE_CMD_DST_PF_SHIFT			24
+#define DMAE_CMD_PF_MASK			0xfu
+/** The error indication in a completion word. */
+#define DMAE_COMPLETION_ERROR_BIT		0x80000000u
+/** Dwords one command moves at most (the driver's chunk). */
+#define DMAE_MAX_RW_DW				0x2000
 
 /* ---- CAU (status block addresses and variables) ---- */
 
