@@ -215,8 +215,8 @@ ecore_cxt_hw_write_pf(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt)
 	ecore_wr(p_hwfn, p_ptt, PSWRQ2_REG_CDUC_LAST_ILT, mg->first_line + mg->lines - 1);
 	for (i = 0; i < mg->lines; i++) {
 		e = ecore_cxt_ilt_entry(p_hwfn, i);
-		line[0] = (uint32_t)e;
-		line[1] = (uint32_t)(e >> 32);
+		line[0] = OMNI_LE32((uint32_t)e);	/* DMAE copies LE dwords */
+		line[1] = OMNI_LE32((uint32_t)(e >> 32));
 		rc = ecore_dmae_host2grc(p_hwfn, p_ptt, line,
 					 PSWRQ2_REG_ILT_MEMORY + 8 * (mg->first_line + i), 2);
 		if (rc != ECORE_SUCCESS) {

@@ -111,7 +111,11 @@ ecore_int_cau_conf_sb(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, uint64
 					entry, sizeof(entry));
 		return ECORE_SUCCESS;
 	}
-	/* wide-bus registers: DMAE, not two GRC writes */
+	/* wide-bus registers: DMAE, not two GRC writes; DMAE copies LE dwords */
+	addr[0] = OMNI_LE32(addr[0]);
+	addr[1] = OMNI_LE32(addr[1]);
+	entry[0] = e.data;
+	entry[1] = e.params;
 	rc = ecore_dmae_host2grc(p_hwfn, p_ptt, addr, CAU_REG_SB_ADDR_MEMORY + igu_sb_id * 8, 2);
 	if (rc == ECORE_SUCCESS)
 		rc = ecore_dmae_host2grc(p_hwfn, p_ptt, entry,
