@@ -326,7 +326,10 @@ eq_post(struct e4m_dev *m, unsigned int pf, const struct event_ring_entry *eqe)
 	m->stats.eqes++;
 	if (!sb_update(m, p->st.eq_sb, p->st.eq_pi, p->eq.prod_idx))
 		E4M_LOG(m, WARNING, "PF %u: slow-path SB %u unknown (CAU)", pf, p->st.eq_sb);
-	if (eqe->protocol_id == PROTOCOLID_COMMON && eqe->opcode == COMMON_EVENT_PF_STOP)
+	/* a failed PF_STOP leaves the PF started (a failed PF_START keeps its EQ too:
+	 * its completion has to reach the driver) */
+	if (eqe->protocol_id == PROTOCOLID_COMMON && eqe->opcode == COMMON_EVENT_PF_STOP &&
+	    eqe->fw_return_code == 0)
 		p->st.started = false;
 }
 
