@@ -562,6 +562,52 @@ test_cids(void **state)
 	fx_destroy(&f);
 }
 
+/* Chains in DMA memory: NEXT_PTR pages point at each other, PBL lists its pages. */
+static void
+test_chain_memory(void **state)
+{
+	unsigned int dma0 = ecore_osal_dma_in_use(), i;
+	struct ecore_dev dev = { .name = "e4chain" };
+	struct ecore_chain c;
+	const uint8_t *p;
+	uint32_t n;
+
+	(void)state;
+	assert_int_equal(ecore_chain_alloc(&dev, "rxbd", ECORE_CHAIN_MODE_NEXT_PTR, 8, 1530, &c), 0);
+	assert_int_equal(c.page_cnt, 3);
+	assert_int_equal(ecore_osal_dma_in_use(), dma0 + 3);
+	for (i = 0; i < 3; i++) {
+		p = (const uint8_t *)c.pages[i].va + 510 * 8;
+		assert_int_equal(omni_get_le32(p) | (uint64_t)omni_get_le32(p + 4) << 32,
+				 c.pages[(i + 1) % 3].iova);
+		assert_ptr_equal((void *)(uintptr_t)omni_get_le64(p + 8), c.pages[(i + 1) % 3].va);
+	}
+	/* produced elements land in the pages in order, never on the pointers */
+	for (n = 0; n < 1530; n++)
+		*(uint64_t *)ecore_chain_produce(&c) = n + 1;
+	for (i = 0; i < 3; i++) {
+		p = c.pages[i].va;
+		assert_int_equal(*(const uint64_t *)p, i * 510 + 1);
+		assert_int_equal(*(const uint64_t *)(p + 509 * 8), i * 510 + 510);
+	}
+	assert_int_equal(*(uint64_t *)ecore_chain_consume(&c), 1);
+	assert_int_equal(*(uint64_t *)ecore_chain_peek_cons(&c), 2);
+	ecore_chain_free(&c);
+	assert_int_equal(ecore_osal_dma_in_use(), dma0);
+
+	assert_int_equal(ecore_chain_alloc(&dev, "txbd", ECORE_CHAIN_MODE_PBL, 16, 600, &c), 0);
+	assert_int_equal(c.page_cnt, 3);
+	assert_int_equal(ecore_osal_dma_in_use(), dma0 + 4);	/* 3 pages + the PBL */
+	for (i = 0; i < 3; i++)
+		assert_int_equal(omni_get_le64((uint8_t *)c.pbl.va + 8 * i), c.pages[i].iova);
+	ecore_chain_free(&c);
+	assert_int_equal(ecore_osal_dma_in_use(), dma0);
+	/* bad geometry: nothing allocated */
+	assert_int_equal(ecore_chain_alloc(&dev, "bad", ECORE_CHAIN_MODE_SINGLE, 16, 300, &c),
+			 ECORE_INVAL);
+	assert_int_equal(ecore_osal_dma_in_use(), dma0);
+}
+
 /* A PF with no CAM line; an SPQ doorbell before the ILT is programmed. */
 static void
 test_refusals(void **state)
@@ -598,6 +644,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_mcp_attention),
 		cmocka_unit_test(test_fastpath_sb),
 		cmocka_unit_test(test_cids),
+		cmocka_unit_test(test_chain_memory),
 		cmocka_unit_test(test_refusals),
 	};
 
