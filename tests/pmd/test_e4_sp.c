@@ -543,6 +543,17 @@ test_cids(void **state)
 	assert_int_equal(ecore_cxt_acquire_cid(f.h, PROTOCOLID_ETH, &cid), 0);
 	assert_int_equal(cid, first + 5);
 	assert_int_equal(ecore_cxt_acquire_cid(f.h, PROTOCOLID_ROCE, &cid), ECORE_INVAL);
+	/* a new setup round frees every CID but the SPQ's, which it marks again */
+	ecore_cxt_mngr_setup(f.h);
+	ecore_spq_setup(f.h);
+	assert_int_equal(ecore_spq_get_cid(f.h), 0);
+	assert_int_equal(ecore_cxt_acquire_cid(f.h, PROTOCOLID_CORE, &cid), 0);
+	assert_int_equal(cid, 1);
+	assert_int_equal(ecore_cxt_reserve_cid(f.h, 1), ECORE_EXISTS);
+	assert_int_equal(ecore_cxt_reserve_cid(f.h, 128), ECORE_INVAL);
+	ecore_cxt_release_cid(f.h, 1);
+	assert_int_equal(ecore_cxt_acquire_cid(f.h, PROTOCOLID_ETH, &cid), 0);
+	assert_int_equal(cid, 16);
 	/* 73 contexts a page: CID 72 ends page 0, CID 73 starts page 1 */
 	assert_int_equal(ecore_cxt_get_cid_info(f.h, 0, &va0, &iova0), 0);
 	assert_int_equal(ecore_cxt_get_cid_info(f.h, 72, &va, &iova), 0);
@@ -573,7 +584,8 @@ test_chain_memory(void **state)
 	uint32_t n;
 
 	(void)state;
-	assert_int_equal(ecore_chain_alloc(&dev, "rxbd", ECORE_CHAIN_MODE_NEXT_PTR, 8, 1530, &c), 0);
+	assert_int_equal(ecore_chain_alloc(&dev, "rxbd", ECORE_CHAIN_MODE_NEXT_PTR, 8, 1530, &c),
+			 0);
 	assert_int_equal(c.page_cnt, 3);
 	assert_int_equal(ecore_osal_dma_in_use(), dma0 + 3);
 	for (i = 0; i < 3; i++) {

@@ -254,6 +254,21 @@ ecore_cxt_acquire_cid(struct ecore_hwfn *p_hwfn, int protocol, uint32_t *cid)
 	return ECORE_NORESOURCES;
 }
 
+enum _ecore_status_t
+ecore_cxt_reserve_cid(struct ecore_hwfn *p_hwfn, uint32_t cid)
+{
+	struct ecore_cxt_mngr *mg = p_hwfn->p_cxt_mngr;
+	bool was;
+
+	if (mg == NULL || mg->taken == NULL || cid >= mg->total_cids)
+		return ECORE_INVAL;
+	ecore_osal_spin_lock(&mg->lock);
+	was = mg->taken[cid / 64] & (1ULL << (cid % 64));
+	mg->taken[cid / 64] |= 1ULL << (cid % 64);
+	ecore_osal_spin_unlock(&mg->lock);
+	return was ? ECORE_EXISTS : ECORE_SUCCESS;
+}
+
 void
 ecore_cxt_release_cid(struct ecore_hwfn *p_hwfn, uint32_t cid)
 {

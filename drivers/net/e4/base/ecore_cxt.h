@@ -46,7 +46,10 @@ enum _ecore_status_t ecore_cxt_set_ilt_range(struct ecore_hwfn *p_hwfn, uint32_t
 					     uint32_t num_lines);
 /** Allocate the context pages (64 KiB DMA memory each, zeroed). Undone on failure. */
 enum _ecore_status_t ecore_cxt_tables_alloc(struct ecore_hwfn *p_hwfn);
-/** Mark every CID free and zero the contexts (after alloc, or for a new bring-up). */
+/**
+ * Mark every CID free and zero the contexts (after alloc, or for a new
+ * bring-up): before ecore_spq_setup(), which writes the SPQ's context.
+ */
 void ecore_cxt_mngr_setup(struct ecore_hwfn *p_hwfn);
 /**
  * Before the PF phase of hw_init: stage in the runtime array the PF's ILT
@@ -63,6 +66,11 @@ enum _ecore_status_t ecore_cxt_hw_write_pf(struct ecore_hwfn *p_hwfn, struct eco
 /** Take a free CID of @p protocol (PROTOCOLID_CORE, PROTOCOLID_ETH). */
 enum _ecore_status_t ecore_cxt_acquire_cid(struct ecore_hwfn *p_hwfn, int protocol,
 					   uint32_t *cid);
+/**
+ * Mark CID @p cid taken (a CID an owner keeps across ecore_cxt_mngr_setup(),
+ * e.g. the SPQ's). @return 0, ECORE_EXISTS (already taken) or ECORE_INVAL.
+ */
+enum _ecore_status_t ecore_cxt_reserve_cid(struct ecore_hwfn *p_hwfn, uint32_t cid);
 /** Give a CID back (an unknown or free CID is logged and ignored). */
 void ecore_cxt_release_cid(struct ecore_hwfn *p_hwfn, uint32_t cid);
 /** Where CID @p cid's context is (host and device address). @return 0 or ECORE_INVAL. */

@@ -296,8 +296,10 @@ ecore_spq_db_value(uint16_t spq_prod)
 
 	return (uint32_t)spq_prod << 16 | (uint32_t)DB_AGG_FLAG_DQ_CF << 8 | params;
 }
-static_assert((DB_DEST_XCM << DB_PARAMS_DEST_SHIFT | DB_AGG_CMD_MAX << DB_PARAMS_AGG_CMD_SHIFT |
-	       DB_AGG_VAL_SEL_WORD4 << DB_PARAMS_AGG_VAL_SEL_SHIFT | DB_AGG_FLAG_DQ_CF << 8) == 0x108c,
+static_assert((DB_DEST_XCM << DB_PARAMS_DEST_SHIFT |
+	       DB_AGG_CMD_MAX << DB_PARAMS_AGG_CMD_SHIFT |
+	       DB_AGG_VAL_SEL_WORD4 << DB_PARAMS_AGG_VAL_SEL_SHIFT |
+	       DB_AGG_FLAG_DQ_CF << 8) == 0x108c,
 	      "SPQ doorbell low half is 0x108C");
 
 /* ---- ILT ---- */

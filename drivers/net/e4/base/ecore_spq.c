@@ -152,7 +152,13 @@ ecore_spq_setup(struct ecore_hwfn *p_hwfn)
 	memset(&spq->stats, 0, sizeof(spq->stats));
 	ecore_osal_spin_unlock(&spq->lock);
 
-	if (!spq->cid_valid) {
+	if (spq->cid_valid) {
+		/* ours already; mark it again if ecore_cxt_mngr_setup() freed every CID */
+		if (ecore_cxt_reserve_cid(p_hwfn, spq->cid) == ECORE_INVAL) {
+			ECORE_LOG(ERR, "%s: SPQ CID %u has no context", p_hwfn->name, spq->cid);
+			return;
+		}
+	} else {
 		if (ecore_cxt_acquire_cid(p_hwfn, PROTOCOLID_CORE, &spq->cid) != ECORE_SUCCESS) {
 			ECORE_LOG(ERR, "%s: no CORE CID for the SPQ", p_hwfn->name);
 			return;

@@ -101,7 +101,7 @@ struct ecore_spq_entry {
 	struct ecore_spq_comp_cb comp_cb;
 	bool in_use;
 	bool posted;
-	bool abandoned;			/**< EBLOCK that timed out: its late completion is dropped */
+	bool abandoned;			/**< EBLOCK that timed out: late completion dropped */
 	volatile bool done;
 	uint8_t fw_return_code;
 };
@@ -124,7 +124,8 @@ enum _ecore_status_t ecore_spq_alloc(struct ecore_hwfn *p_hwfn);
 /**
  * Make the SPQ ready: empty ring and bitmap, the CORE CID acquired (once),
  * the ring base written into that connection's xstorm context, the doorbell
- * address. Needs the context tables (ecore_cxt_tables_alloc()).
+ * address. Needs the context tables (ecore_cxt_tables_alloc()); call it after
+ * ecore_cxt_mngr_setup() (which zeroes every context).
  */
 void ecore_spq_setup(struct ecore_hwfn *p_hwfn);
 /** Free the SPQ (entries still in flight included; none is fine). */
@@ -154,7 +155,8 @@ enum _ecore_status_t ecore_eq_completion(struct ecore_hwfn *p_hwfn);
  */
 enum _ecore_status_t ecore_sp_init_request(struct ecore_hwfn *p_hwfn,
 					   struct ecore_spq_entry **pp_ent, uint8_t cmd,
-					   uint8_t protocol, const struct ecore_sp_init_data *p_data);
+					   uint8_t protocol,
+					   const struct ecore_sp_init_data *p_data);
 /**
  * Post @p p_ent (from ecore_sp_init_request()): echo, ring, doorbell.
  * EBLOCK: waits; @return 0, ECORE_IO (fw_return_code != 0: in

@@ -16,7 +16,7 @@
 
 #include "e4_model.h"
 
-/** IGU SBs the model gives each PF (CAM lines pf * 16 .. pf * 16 + 15; the first is its default SB). */
+/** IGU SBs the model gives each PF: CAM lines pf * 16 .. pf * 16 + 15, the first its default SB. */
 #define E4M_SBS_PER_PF 16
 
 /** One PF's slow path as the model sees it. */
