@@ -59,7 +59,7 @@ ecore_mcp_handle_events(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt)
 }
 #endif
 
-#if !__has_include("ecore_dmae.c")
+#ifdef E4_TEST_DMAE_SHIM
 enum _ecore_status_t
 ecore_dmae_host2grc(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, const void *src,
 		    uint32_t grc_addr, uint32_t size_dw)

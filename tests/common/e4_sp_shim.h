@@ -31,4 +31,9 @@ void e4_test_rt_clear(void);
 extern unsigned int e4_test_mcp_events;
 #endif
 
+#if !__has_include("ecore_dmae.c")
+/** DMAE host->GRC is the shim's (no DMAE client to allocate). */
+#define E4_TEST_DMAE_SHIM 1
+#endif
+
 #endif /* _E4_SP_SHIM_H_ */

@@ -209,10 +209,13 @@ ecore_int_setup(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt)
 	struct ecore_sb_sp_info *sp = p_hwfn->p_sp_sb;
 	struct ecore_sb_attn_info *at = p_hwfn->p_sb_attn;
 
-	/* the default SB: CAU through the runtime array (hw_init writes it) */
+	/* the default SB: CAU through the runtime array (hw_init writes it), or
+	 * by DMAE on a device already initialized */
 	sb_info_init(p_hwfn, &sp->sb_info, sp->mem.va, sp->mem.iova, p_hwfn->hw_info.igu_dsb_id);
 	ecore_int_cau_conf_sb(p_hwfn, p_ptt, sp->mem.iova, sp->sb_info.igu_sb_id);
-	ecore_init_store_rt_reg(p_hwfn, IGU_REG_PF_CONFIGURATION_RT_OFFSET, IGU_PF_CONF_FUNC_EN);
+	if (!p_hwfn->hw_init_done)
+		ecore_init_store_rt_reg(p_hwfn, IGU_REG_PF_CONFIGURATION_RT_OFFSET,
+					IGU_PF_CONF_FUNC_EN);
 
 	/* the attention SB: its address goes straight to the IGU */
 	memset(at->sb_attn, 0, sizeof(*at->sb_attn));
@@ -252,7 +255,7 @@ ecore_int_igu_enable(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt,
 }
 
 void
-ecore_int_igu_disable(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt)
+ecore_int_igu_disable_int(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt)
 {
 	ecore_wr(p_hwfn, p_ptt, IGU_REG_LEADING_EDGE_LATCH, 0);
 	ecore_wr(p_hwfn, p_ptt, IGU_REG_TRAILING_EDGE_LATCH, 0);
@@ -384,7 +387,7 @@ ecore_int_sp_dpc(struct ecore_hwfn *p_hwfn)
 	struct ecore_sb_sp_info *sp = p_hwfn->p_sp_sb;
 	struct ecore_sb_attn_info *at = p_hwfn->p_sb_attn;
 	struct ecore_ptt *p_ptt;
-	unsigned int rc = 0;
+	unsigned int rc = 0, round;
 	uint8_t pi;
 
 	if (sp == NULL || at == NULL || !sp->sb_info.initialized)
@@ -400,8 +403,15 @@ ecore_int_sp_dpc(struct ecore_hwfn *p_hwfn)
 		goto ack;
 	sp->dpc_runs++;
 	p_ptt = ecore_get_reserved_ptt(p_hwfn, RESERVED_PTT_DPC);
-	if (rc & ECORE_SB_ATT_IDX)
+	/* Cleaning the MFW's attention drops its line at once (the device's
+	 * answer to our write): handle that deassertion now too, so one DPC
+	 * leaves the line ready for the next event (bounded). */
+	for (round = 0; (rc & ECORE_SB_ATT_IDX) && round < 4; round++) {
 		int_attentions(p_hwfn, p_ptt);
+		if (OMNI_LE16(__atomic_load_n(&at->sb_attn->sb_index, __ATOMIC_ACQUIRE)) ==
+		    at->index)
+			break;
+	}
 	if (rc & ECORE_SB_IDX)
 		for (pi = 0; pi < ECORE_SB_PI_NUM; pi++)
 			if (sp->pi_info[pi].cb != NULL)

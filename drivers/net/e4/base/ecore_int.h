@@ -79,7 +79,8 @@ void ecore_int_free(struct ecore_hwfn *p_hwfn);
 /**
  * Before hw_init: reset both SBs, stage the default SB's CAU entries and the
  * IGU PF configuration in the runtime array, and write the attention SB's
- * address to the IGU (IGU_REG_ATTN_MSG_ADDR_L/H).
+ * address to the IGU (IGU_REG_ATTN_MSG_ADDR_L/H). On a device already
+ * initialized (hw_init_done) the CAU entries go by DMAE and nothing is staged.
  */
 void ecore_int_setup(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt);
 
@@ -111,7 +112,7 @@ enum _ecore_status_t ecore_int_sb_init(struct ecore_hwfn *p_hwfn, struct ecore_p
 void ecore_int_igu_enable(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt,
 			  enum ecore_int_mode int_mode);
 /** Turn the PF's IGU off (configuration 0, latches cleared). */
-void ecore_int_igu_disable(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt);
+void ecore_int_igu_disable_int(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt);
 
 /**
  * Ack an SB to the IGU: its last seen prod_index (when @p update), and what
@@ -141,7 +142,8 @@ unsigned int ecore_int_sp_pending(struct ecore_hwfn *p_hwfn);
  * The slow-path DPC: when the SP SB's prod_index moved, run its PI callbacks
  * (the EQ completion); when the attention SB's index moved, handle the
  * attentions (an MFW event: ecore_mcp_handle_events(), then clear the MFW's
- * general attention and ack); then ack the SB. Takes the DPC PTT.
+ * general attention and ack), again while the index moves (up to 4 rounds:
+ * the deassertion that our clean causes); then ack the SB. Takes the DPC PTT.
  */
 void ecore_int_sp_dpc(struct ecore_hwfn *p_hwfn);
 
