@@ -7,45 +7,6 @@
 #include "ecore_hw.h"
 #include "e4_sp_shim.h"
 
-#ifdef E4_TEST_RT_SHIM
-#define RT_ENTRIES 40000
-static uint32_t rt_val[RT_ENTRIES];
-static bool rt_valid[RT_ENTRIES];
-
-void
-ecore_init_store_rt_reg(struct ecore_hwfn *p_hwfn, uint32_t rt_offset, uint32_t val)
-{
-	RTE_SET_USED(p_hwfn);
-	if (rt_offset < RT_ENTRIES) {
-		rt_val[rt_offset] = val;
-		rt_valid[rt_offset] = true;
-	}
-}
-
-void
-ecore_init_store_rt_agg(struct ecore_hwfn *p_hwfn, uint32_t rt_offset, const uint32_t *val,
-			size_t size)
-{
-	size_t i;
-
-	for (i = 0; i < size / 4; i++)
-		ecore_init_store_rt_reg(p_hwfn, rt_offset + i, val[i]);
-}
-
-bool
-e4_test_rt_get(uint32_t off, uint32_t *val)
-{
-	*val = off < RT_ENTRIES ? rt_val[off] : 0;
-	return off < RT_ENTRIES && rt_valid[off];
-}
-
-void
-e4_test_rt_clear(void)
-{
-	memset(rt_valid, 0, sizeof(rt_valid));
-}
-#endif
-
 #ifdef E4_TEST_MCP_SHIM
 unsigned int e4_test_mcp_events;
 

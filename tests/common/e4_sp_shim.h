@@ -7,22 +7,23 @@
 
 /*
  * Stand-ins for what the slow-path tests link against while other slices of
- * net_e4 are not in the tree: the runtime array (ecore_init_ops.h: recorded,
- * so a test can see what was staged), the MFW event handler (ecore_mcp.h:
- * counted) and the DMAE host->GRC copy (ecore_dmae.c: dword GRC writes
- * through the PTT, which the model sees as the same GRC writes). Each
+ * net_e4 are not in the tree: the MFW event handler (ecore_mcp.h: counted)
+ * and the DMAE host->GRC copy (ecore_dmae.c: dword GRC writes through the
+ * PTT, which the model sees as the same GRC writes); and access to the
+ * library's stand-in of the runtime array (base/ecore_int_ext.c). Each
  * disappears by itself once its real header/file exists (__has_include).
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#if !__has_include("ecore_init_ops.h")
+#include "ecore_int_ext.h"
+
+#ifdef ECORE_RT_STAND_IN
+/* the runtime array's stand-in in the library records what was staged */
 #define E4_TEST_RT_SHIM 1
-/** The value staged at runtime-array index @p off, if any. */
-bool e4_test_rt_get(uint32_t off, uint32_t *val);
-/** Forget everything staged. */
-void e4_test_rt_clear(void);
+#define e4_test_rt_get(off, val) ecore_rt_stand_in_get(off, val)
+#define e4_test_rt_clear() ecore_rt_stand_in_clear()
 #endif
 
 #if !__has_include("ecore_mcp.h")

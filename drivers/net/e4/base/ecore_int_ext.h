@@ -18,11 +18,20 @@
 #if __has_include("ecore_init_ops.h")
 #include "ecore_init_ops.h"
 #else
+/*
+ * Until the runtime array is in the tree, ecore_int_ext.c records what is
+ * staged (process-wide, for tests) so everything linking the layer links.
+ */
+#define ECORE_RT_STAND_IN 1
 /** Stage @p val at runtime-array index @p rt_offset. */
 void ecore_init_store_rt_reg(struct ecore_hwfn *p_hwfn, uint32_t rt_offset, uint32_t val);
 /** Stage @p size bytes of dwords from @p val at @p rt_offset onwards. */
 void ecore_init_store_rt_agg(struct ecore_hwfn *p_hwfn, uint32_t rt_offset, const uint32_t *val,
 			     size_t size);
+/** The stand-in's value at @p rt_offset, if one was staged. */
+bool ecore_rt_stand_in_get(uint32_t rt_offset, uint32_t *val);
+/** Forget what the stand-in recorded. */
+void ecore_rt_stand_in_clear(void);
 #endif
 
 #if __has_include("ecore_mcp.h")
