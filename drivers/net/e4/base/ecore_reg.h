@@ -104,6 +104,26 @@ enum reserved_ptts {
 #define IGU_REG_MAPPING_MEMORY			0x184000
 #define IGU_REG_MAPPING_MEMORY_SIZE		(368 * 4)
 #define IGU_REG_PF_CONFIGURATION		0x180800
+/** IGU_REG_PF_CONFIGURATION bits. */
+#define IGU_PF_CONF_FUNC_EN			(1u << 0)
+#define IGU_PF_CONF_MSI_MSIX_EN			(1u << 1)
+#define IGU_PF_CONF_INT_LINE_EN			(1u << 2)
+#define IGU_PF_CONF_ATTN_BIT_EN			(1u << 3)
+#define IGU_PF_CONF_SINGLE_ISR_EN		(1u << 4)
+/** Host address (lo, hi) of the PF's attention status block. */
+#define IGU_REG_ATTN_MSG_ADDR_L			0x180820
+#define IGU_REG_ATTN_MSG_ADDR_H			0x180824
+#define IGU_REG_LEADING_EDGE_LATCH		0x18082c
+#define IGU_REG_TRAILING_EDGE_LATCH		0x180830
+#define IGU_REG_ATTENTION_ENABLE		0x18083c
+/** IGU commands (GRC IGU_CMD_GRC_BASE + (cmd - IGU_CMD_INT_ACK_BASE) * 8, GTT window 2). */
+#define IGU_CMD_INT_ACK_BASE			0x400
+#define IGU_CMD_ATTN_BIT_SET_UPPER		0x5f1
+#define IGU_CMD_ATTN_BIT_CLR_UPPER		0x5f2
+/** The BAR0 (GTT) offset of IGU command @p cmd. */
+#define IGU_CMD_BAR_ADDR(cmd)	(GTT_BAR0_MAP_REG_IGU_CMD + ((cmd) - IGU_CMD_INT_ACK_BASE) * 8)
+/** AEU signals toward the IGU (0xff: unmasked). */
+#define MISC_REG_AEU_MASK_ATTN_IGU		0x8494
 
 /* ---- DMAE ---- */
 
@@ -171,6 +191,21 @@ enum reserved_ptts {
 
 /** ILT lines, 64-bit each: bits 0-51 physical address >> 12, bit 52 valid. */
 #define PSWRQ2_REG_ILT_MEMORY			0x260000
+/** ILT lines K2 (AH) has: 22000 dwords of the runtime array = 11000 lines. */
+#define PSWRQ2_REG_ILT_MEMORY_LINES		11000
+/**
+ * The PF's first/last ILT line of the CDUC (connection context) client and
+ * the CDUC page size (1 << (v + 12) bytes). Per PF (the PF phase writes them
+ * from the runtime array). Addresses from the 8.42.2.0 init file's RUNTIME ops.
+ */
+#define PSWRQ2_REG_CDUC_P_SIZE			0x240010
+#define PSWRQ2_REG_CDUC_FIRST_ILT		0x240048
+#define PSWRQ2_REG_CDUC_LAST_ILT		0x24004c
+
+/* ---- CDU ---- */
+
+/** Connection contexts: bits 0-11 size (bytes), 12-23 block waste, 24-31 contexts per page. */
+#define CDU_REG_CID_ADDR_PARAMS			0x580900
 
 /* ---- attentions ---- */
 
@@ -182,6 +217,8 @@ enum reserved_ptts {
 /* ---- doorbells, cleanup ---- */
 
 #define DORQ_REG_PF_DB_ENABLE			0x100508
+/** PF normal doorbell region: 4 bytes per CID (DEMS legacy = 0). */
+#define ECORE_DB_ADDR(cid)			((cid) * 4u)
 /** Final-cleanup command; the firmware answers in USTORM_FLR_FINAL_ACK. */
 #define XSDM_REG_OPERATION_GEN			0xf80408
 
