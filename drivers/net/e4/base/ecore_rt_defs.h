@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 omniplane authors
+ */
+
+#ifndef _ECORE_RT_DEFS_H_
+#define _ECORE_RT_DEFS_H_
+
+/**
+ * @file
+ * Runtime-array offsets (ecore_init_store_rt_reg()): the index of a
+ * register's staged value, in DPDK 22.11 / firmware 8.42 numbering (the
+ * profile of the firmware in use translates it; 8.59 moves every offset from
+ * 32068 on by 512). Numbers from the facts (e4-firmware.md, DPDK's
+ * ecore_rt_defs.h); each chapter adds the offsets it stages.
+ */
+
+/* ---- init (ecore_init_ops.c, its tests) ---- */
+
+/** The first offset 8.59.1.0 moves (+512): QM's WFQ VP credit table. */
+#define QM_REG_WFQVPCRD_RT_OFFSET 32068
+/** The last entry of the 8.42 array. */
+#define XCM_REG_CON_PHY_Q3_RT_OFFSET 34471
+/** Entries of the runtime array in 8.42 numbering. */
+#define ECORE_RT_ARRAY_SIZE_8_42 34472
+
+#endif /* _ECORE_RT_DEFS_H_ */
