@@ -86,25 +86,38 @@ run_all(const struct ecore_fw_image *img)
 		{ ECORE_PHASE_ENGINE, 1 }, { ECORE_PHASE_PORT, 0 }, { ECORE_PHASE_PF, 0 },
 		{ ECORE_PHASE_VF, 0 }, { ECORE_PHASE_QM_PF, 0 },
 	};
+	/* staged values, made once: the largest profile's size, cut to the image's */
+	static bool *valid;
+	static uint32_t *vals;
+	static uint32_t cap;
 	struct ecore_rt_data rt;
 	unsigned int i;
 
+	if (valid == NULL) {
+		unsigned int n;
+		const struct ecore_fw_profile *p = ecore_fw_profiles(&n);
+
+		for (i = 0; i < n; i++)
+			cap = p[i].rt_size > cap ? p[i].rt_size : cap;
+		valid = calloc(cap, sizeof(*valid));
+		vals = calloc(cap, sizeof(*vals));
+		if (valid == NULL || vals == NULL)
+			abort();
+		for (i = 0; i < cap; i++) {
+			valid[i] = (i % 3) != 0;	/* runs of two, then a gap */
+			vals[i] = i;
+		}
+	}
+	if (img->profile->rt_size > cap)
+		abort();
 	memset(&rt, 0, sizeof(rt));
 	rt.size = img->profile->rt_size;
-	rt.b_valid = calloc(rt.size, sizeof(*rt.b_valid));
-	rt.init_val = calloc(rt.size, sizeof(*rt.init_val));
-	if (rt.b_valid == NULL || rt.init_val == NULL)
-		abort();
-	for (i = 0; i < rt.size; i++) {
-		rt.b_valid[i] = (i % 3) != 0;	/* runs of two, then a gap */
-		rt.init_val[i] = i;
-	}
+	rt.b_valid = valid;
+	rt.init_val = vals;
 	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		ecore_init_run_sink(img, &sink, runs[i].phase, runs[i].id, 0x0c0c, &rt, NULL);
 		ecore_init_run_sink(img, &sink, runs[i].phase, runs[i].id, 0x0c0a, NULL, NULL);
 	}
-	free(rt.b_valid);
-	free(rt.init_val);
 }
 
 int

@@ -481,12 +481,13 @@ parse_array(struct parse_ctx *c, uint32_t op, uint32_t arr, uint64_t *n_dw)
 	struct ecore_fw_image *img = c->img;
 	uint32_t val_len = img->buf[ECORE_FW_BUF_INIT_VAL].len;
 	uint32_t total_dw = val_len / 4, hdr, type, size;
-	bool first = !(c->seen[arr / 8] & (1u << (arr % 8)));
 	enum _ecore_status_t rc;
+	bool first;
 
 	if (arr >= total_dw)
-		return refuse(c, "INIT_CMD op %u: array offset 0x%x past INIT_VAL (%u bytes)",
-			      op, arr * 4, val_len);
+		return refuse(c, "INIT_CMD op %u: array offset 0x%" PRIx64 " past INIT_VAL "
+			      "(%u bytes)", op, (uint64_t)arr * 4, val_len);
+	first = !(c->seen[arr / 8] & (1u << (arr % 8)));
 	hdr = val_dw(img, arr);
 	type = ECORE_INIT_ARR_TYPE(hdr);
 	switch (type) {
