@@ -60,6 +60,19 @@ ecore_dmae_grc_fill(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, uint32_t
 }
 
 __rte_weak enum _ecore_status_t
+ecore_dmae_info_alloc(struct ecore_hwfn *p_hwfn)
+{
+	RTE_SET_USED(p_hwfn);
+	return ECORE_SUCCESS;
+}
+
+__rte_weak void
+ecore_dmae_info_free(struct ecore_hwfn *p_hwfn)
+{
+	RTE_SET_USED(p_hwfn);
+}
+
+__rte_weak enum _ecore_status_t
 ecore_dmae_sanity(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, const char *phase)
 {
 	RTE_SET_USED(p_hwfn);
@@ -118,6 +131,7 @@ bench_up(struct bench *b, uint16_t device_id)
 	snprintf(h->name, sizeof(h->name), "e4init:hwfn0");
 	assert_int_equal(ecore_ptt_pool_alloc(h), ECORE_SUCCESS);
 	ecore_gtt_init(h);
+	assert_int_equal(ecore_dmae_info_alloc(h), ECORE_SUCCESS);
 	b->img = load_842();
 	b->dev.fw = b->img;
 	assert_int_equal(ecore_init_alloc(h), ECORE_SUCCESS);
@@ -129,6 +143,7 @@ bench_down(struct bench *b)
 	struct ecore_hwfn *h = &b->dev.hwfns[0];
 
 	ecore_init_free(h);
+	ecore_dmae_info_free(h);
 	ecore_ptt_pool_free(h);
 	ecore_fw_free(b->img);
 	e4m_destroy(b->m);
