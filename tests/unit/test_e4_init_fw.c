@@ -917,7 +917,8 @@ test_bad_files(void **state)
 	expect_fwb_refusal(b, "INIT_CMD op 2: mode-tree offset 300 past INIT_MODE_TREE (1 bytes)");
 	fwb_base(b);
 	b->tree[0] = AND;
-	expect_fwb_refusal(b, "INIT_CMD op 2: malformed mode expression at INIT_MODE_TREE offset 0");
+	expect_fwb_refusal(b, "INIT_CMD op 2: malformed mode expression at INIT_MODE_TREE "
+			   "offset 0");
 
 	/* arrays: offset past INIT_VAL, standard size past it, bad type, empty pattern */
 	fwb_base(b);

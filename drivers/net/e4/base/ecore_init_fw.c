@@ -358,8 +358,9 @@ parse_iro(struct parse_ctx *c)
 		uint16_t size = ecore_iro_size(img, n);
 
 		if (size != p->iro_size[n])
-			return refuse(c, "INIT_IRO entry %u (%s): size %u, the %s profile expects %u",
-				      p->iro_idx[n], iro_names[n], size, p->name, p->iro_size[n]);
+			return refuse(c, "INIT_IRO entry %u (%s): size %u, the %s profile "
+				      "expects %u", p->iro_idx[n], iro_names[n], size, p->name,
+				      p->iro_size[n]);
 	}
 	return ECORE_SUCCESS;
 }
@@ -607,8 +608,8 @@ parse_ops(struct parse_ctx *c)
 			break;
 		case ECORE_INIT_OP_IF_MODE:
 			if ((uint64_t)i + skip >= img->n_ops)
-				return refuse(c, "INIT_CMD op %u: IF_MODE skips %u ops past the end "
-					      "(%u ops)", i, skip, img->n_ops);
+				return refuse(c, "INIT_CMD op %u: IF_MODE skips %u ops past "
+					      "the end (%u ops)", i, skip, img->n_ops);
 			if ((d1 >> 16) >= tree->len)
 				return refuse(c, "INIT_CMD op %u: mode-tree offset %u past "
 					      "INIT_MODE_TREE (%u bytes)", i, d1 >> 16, tree->len);
@@ -618,16 +619,16 @@ parse_ops(struct parse_ctx *c)
 			break;
 		case ECORE_INIT_OP_IF_PHASE:
 			if ((uint64_t)i + skip >= img->n_ops)
-				return refuse(c, "INIT_CMD op %u: IF_PHASE skips %u ops past the end "
-					      "(%u ops)", i, skip, img->n_ops);
+				return refuse(c, "INIT_CMD op %u: IF_PHASE skips %u ops past "
+					      "the end (%u ops)", i, skip, img->n_ops);
 			if ((d1 & 0xff) >= ECORE_PHASE__MAX)
-				return refuse(c, "INIT_CMD op %u: IF_PHASE phase %u (0-%u known)", i,
-					      d1 & 0xff, ECORE_PHASE__MAX - 1);
+				return refuse(c, "INIT_CMD op %u: IF_PHASE phase %u "
+					      "(0-%u known)", i, d1 & 0xff, ECORE_PHASE__MAX - 1);
 			break;
 		case ECORE_INIT_OP_DELAY:
 			if (d1 > ECORE_INIT_DELAY_MAX_US)
-				return refuse(c, "INIT_CMD op %u: DELAY of %u us (at most %u)", i, d1,
-					      ECORE_INIT_DELAY_MAX_US);
+				return refuse(c, "INIT_CMD op %u: DELAY of %u us (at most %u)",
+					      i, d1, ECORE_INIT_DELAY_MAX_US);
 			break;
 		case ECORE_INIT_OP_CALLBACK:
 			if ((d1 & 0xffff) != ECORE_INIT_CB_DMAE_READY)
