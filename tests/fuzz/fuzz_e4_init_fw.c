@@ -82,9 +82,9 @@ run_all(const struct ecore_fw_image *img)
 	static const struct {
 		int phase, id;
 	} runs[] = {
-		{ ECORE_PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY }, { ECORE_PHASE_ENGINE, 0 },
-		{ ECORE_PHASE_ENGINE, 1 }, { ECORE_PHASE_PORT, 0 }, { ECORE_PHASE_PF, 0 },
-		{ ECORE_PHASE_VF, 0 }, { ECORE_PHASE_QM_PF, 0 },
+		{ PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY }, { PHASE_ENGINE, 0 },
+		{ PHASE_ENGINE, 1 }, { PHASE_PORT, 0 }, { PHASE_PF, 0 },
+		{ PHASE_VF, 0 }, { PHASE_QM_PF, 0 },
 	};
 	/* staged values, made once: the largest profile's size, cut to the image's */
 	static bool *valid;

@@ -66,7 +66,7 @@ int
 main(void)
 {
 	static const int phases[4] = {
-		ECORE_PHASE_ENGINE, ECORE_PHASE_PORT, ECORE_PHASE_PF, ECORE_PHASE_QM_PF,
+		PHASE_ENGINE, PHASE_PORT, PHASE_PF, PHASE_QM_PF,
 	};
 	const struct ecore_init_sink sink = {
 		.write = c_write, .read = c_read, .dmae_write = c_dmae, .fill = c_fill,

@@ -213,7 +213,7 @@ ram_poll(void *ctx, uint32_t addr, uint32_t expected, int type)
 }
 
 static const int phases[4] = {
-	ECORE_PHASE_ENGINE, ECORE_PHASE_PORT, ECORE_PHASE_PF, ECORE_PHASE_QM_PF,
+	PHASE_ENGINE, PHASE_PORT, PHASE_PF, PHASE_QM_PF,
 };
 
 static void
@@ -377,7 +377,7 @@ test_engine_id0(void **state)
 	RTE_SET_USED(state);
 	bench_up(&b, 0x8070);
 	memset(&st, 0, sizeof(st));
-	assert_int_equal(ecore_init_run_stats(h, h->p_main_ptt, ECORE_PHASE_ENGINE, 0, 0x0c0c,
+	assert_int_equal(ecore_init_run_stats(h, h->p_main_ptt, PHASE_ENGINE, 0, 0x0c0c,
 					      &st), ECORE_SUCCESS);
 	assert_int_equal(st.polls, 41);
 	assert_int_equal(peek(&b, 0x2a8004) & 0x1, 0x1);
@@ -398,7 +398,7 @@ test_poll_stuck(void **state)
 	assert_int_equal(e4m_fault_set(b.m, E4M_FAULT_POLL_STUCK, 0x2f5d80, 0), 0);	/* QM */
 	memset(&st, 0, sizeof(st));
 	t0 = ecore_osal_time_us();
-	assert_int_equal(ecore_init_run_stats(h, h->p_main_ptt, ECORE_PHASE_ENGINE,
+	assert_int_equal(ecore_init_run_stats(h, h->p_main_ptt, PHASE_ENGINE,
 					      ECORE_INIT_PHASE_ID_ANY, 0x0c0c, &st),
 			 ECORE_TIMEOUT);
 	/* bounded: 100 retries 500 us apart, then it gave up */
@@ -406,11 +406,11 @@ test_poll_stuck(void **state)
 	assert_int_equal(st.poll_timeouts, 1);
 	assert_int_equal(st.polls, 5);	/* the fifth poll of the phase is QM's */
 	e4m_fault_clear(b.m, E4M_FAULT_POLL_STUCK);
-	assert_int_equal(ecore_init_run(h, h->p_main_ptt, ECORE_PHASE_ENGINE,
+	assert_int_equal(ecore_init_run(h, h->p_main_ptt, PHASE_ENGINE,
 					ECORE_INIT_PHASE_ID_ANY, 0x0c0c), ECORE_SUCCESS);
 	/* the same for a done register that reads done from reset (a CM's buffers) */
 	assert_int_equal(e4m_fault_set(b.m, E4M_FAULT_POLL_STUCK, 0x1280acc, 0), 0);
-	assert_int_equal(ecore_init_run(h, h->p_main_ptt, ECORE_PHASE_ENGINE,
+	assert_int_equal(ecore_init_run(h, h->p_main_ptt, PHASE_ENGINE,
 					ECORE_INIT_PHASE_ID_ANY, 0x0c0c), ECORE_TIMEOUT);
 	bench_down(&b);
 }

@@ -165,7 +165,7 @@ dry_pf_load(const struct ecore_fw_image *img, uint32_t modes, struct ecore_init_
 	    struct ecore_init_run_stats per_phase[4])
 {
 	static const int phases[4] = {
-		ECORE_PHASE_ENGINE, ECORE_PHASE_PORT, ECORE_PHASE_PF, ECORE_PHASE_QM_PF,
+		PHASE_ENGINE, PHASE_PORT, PHASE_PF, PHASE_QM_PF,
 	};
 	struct rec r;
 	struct ecore_init_sink s;
@@ -479,7 +479,7 @@ test_run_phases_and_dmae_rules(void **state)
 	m = fwb_tree(b, k2_expr, 1);
 	/* ENGINE (any): inline, small array by registers, zeros 64 by registers
 	 * (DMAE not ready), DMAE_READY, then big array and zeros 64 by DMAE */
-	blk = fwb_if_phase(b, ECORE_PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY, 0);
+	blk = fwb_if_phase(b, PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY, 0);
 	fwb_write(b, ECORE_INIT_SRC_INLINE, false, 0x1000, 0x55);
 	fwb_write(b, ECORE_INIT_SRC_ARRAY, false, 0x2000, big);
 	fwb_write(b, ECORE_INIT_SRC_ZEROS, false, 0x3000, 64);
@@ -491,17 +491,17 @@ test_run_phases_and_dmae_rules(void **state)
 	fwb_write(b, ECORE_INIT_SRC_ARRAY, true, 0x8000, p);
 	fwb_end_block(b, blk);
 	/* ENGINE id 1 only */
-	blk = fwb_if_phase(b, ECORE_PHASE_ENGINE, 1, 0);
+	blk = fwb_if_phase(b, PHASE_ENGINE, 1, 0);
 	fwb_write(b, ECORE_INIT_SRC_INLINE, false, 0x9000, 1);
 	fwb_end_block(b, blk);
 	/* PF (any): K2 only */
-	blk = fwb_if_phase(b, ECORE_PHASE_PF, ECORE_INIT_PHASE_ID_ANY, 0);
+	blk = fwb_if_phase(b, PHASE_PF, ECORE_INIT_PHASE_ID_ANY, 0);
 	fwb_if_mode(b, m, 1);
 	fwb_write(b, ECORE_INIT_SRC_INLINE, false, 0xa000, 2);
 	fwb_write(b, ECORE_INIT_SRC_INLINE, false, 0xa004, 3);
 	fwb_end_block(b, blk);
 	/* PF: a wide-bus write is fine from the start (DMAE allowed) */
-	blk = fwb_if_phase(b, ECORE_PHASE_PF, 0, 0);
+	blk = fwb_if_phase(b, PHASE_PF, 0, 0);
 	fwb_write(b, ECORE_INIT_SRC_ZEROS, true, 0xb000, 4);
 	fwb_end_block(b, blk);
 	img = fwb_good(b);
@@ -509,7 +509,7 @@ test_run_phases_and_dmae_rules(void **state)
 	memset(&r, 0, sizeof(r));
 	s = rec_sink(&r, true);
 	memset(&st, 0, sizeof(st));
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY,
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY,
 					     0x0c0c, NULL, &st), ECORE_SUCCESS);
 	/* registers: 1 inline + 20 array + 64 zeros + 4 small array after READY */
 	assert_int_equal(r.n_wr, 1 + 20 + 64 + 4);
@@ -543,35 +543,35 @@ test_run_phases_and_dmae_rules(void **state)
 	/* ENGINE id 1 adds the id-1 block */
 	memset(&r, 0, sizeof(r));
 	s = rec_sink(&r, true);
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_ENGINE, 1, 0x0c0c, NULL, NULL),
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_ENGINE, 1, 0x0c0c, NULL, NULL),
 			 ECORE_SUCCESS);
 	assert_int_equal(r.n_wr, 1 + 20 + 64 + 4 + 1);
 
 	/* PF 0 on K2: the mode block and the wide fill; on BB: the fill only */
 	memset(&r, 0, sizeof(r));
 	s = rec_sink(&r, true);
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_PF, 0, 0x0c0c, NULL, NULL),
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_PF, 0, 0x0c0c, NULL, NULL),
 			 ECORE_SUCCESS);
 	assert_int_equal(r.n_wr, 2);
 	assert_int_equal(r.wr_addr[1], 0xa004);
 	assert_int_equal(r.n_fill, 1);
 	memset(&r, 0, sizeof(r));
 	s = rec_sink(&r, true);
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_PF, 0, 0x0c0a, NULL, NULL),
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_PF, 0, 0x0c0a, NULL, NULL),
 			 ECORE_SUCCESS);
 	assert_int_equal(r.n_wr, 1);
 	assert_int_equal(r.wr_addr[0], 0xa004);
 	/* PORT: nothing of it */
 	memset(&r, 0, sizeof(r));
 	s = rec_sink(&r, true);
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_PORT, 0, 0x0c0c, NULL, NULL),
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_PORT, 0, 0x0c0c, NULL, NULL),
 			 ECORE_SUCCESS);
 	assert_int_equal(r.n_wr + r.n_dmae + r.n_fill, 0);
 	/* a failing callback fails the run */
 	memset(&r, 0, sizeof(r));
 	s = rec_sink(&r, true);
 	r.cb_rc = ECORE_TIMEOUT;
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY,
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY,
 					     0x0c0c, NULL, NULL), ECORE_TIMEOUT);
 	assert_int_equal(r.n_dmae, 0);
 	ecore_fw_free(img);
@@ -591,7 +591,7 @@ test_run_zipped(void **state)
 	for (i = 0; i < 256; i++)
 		omni_put_le32(&data[i], 0x1000 + i);
 	z = fwb_zipped(b, data, sizeof(data));
-	blk = fwb_if_phase(b, ECORE_PHASE_PF, ECORE_INIT_PHASE_ID_ANY, 0);
+	blk = fwb_if_phase(b, PHASE_PF, ECORE_INIT_PHASE_ID_ANY, 0);
 	fwb_write(b, ECORE_INIT_SRC_ARRAY, false, 0x40000, z);
 	fwb_write(b, ECORE_INIT_SRC_ARRAY, false, 0x50000, z);	/* shared */
 	fwb_end_block(b, blk);
@@ -603,7 +603,7 @@ test_run_zipped(void **state)
 	assert_null(ecore_fw_zipped_data(img, z + 1, &n_dw));
 	memset(&r, 0, sizeof(r));
 	s = rec_sink(&r, true);
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_PF, 0, 0, NULL, NULL),
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_PF, 0, 0, NULL, NULL),
 			 ECORE_SUCCESS);
 	assert_int_equal(r.n_dmae, 2);
 	assert_int_equal(r.dmae_addr[1], 0x50000);
@@ -623,7 +623,7 @@ test_run_wide_before_dmae_ready(void **state)
 	uint32_t blk;
 
 	(void)state;
-	blk = fwb_if_phase(b, ECORE_PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY, 0);
+	blk = fwb_if_phase(b, PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY, 0);
 	fwb_write(b, ECORE_INIT_SRC_INLINE, false, 0x1000, 1);
 	fwb_write(b, ECORE_INIT_SRC_ZEROS, true, 0x2000, 8);
 	fwb_write(b, ECORE_INIT_SRC_INLINE, false, 0x3000, 1);
@@ -631,7 +631,7 @@ test_run_wide_before_dmae_ready(void **state)
 	img = fwb_good(b);
 	memset(&r, 0, sizeof(r));
 	s = rec_sink(&r, true);
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY,
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY,
 					     0, NULL, NULL), ECORE_INVAL);
 	assert_int_equal(r.n_wr, 1);	/* stopped there */
 	assert_int_equal(r.n_fill, 0);
@@ -660,7 +660,7 @@ test_run_polls(void **state)
 	s = rec_sink(&r, false);
 	r.rd_val = 5;
 	memset(&st, 0, sizeof(st));
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_PF, 0, 0, NULL, &st),
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_PF, 0, 0, NULL, &st),
 			 ECORE_SUCCESS);
 	assert_int_equal(r.n_rd, 4);
 	assert_int_equal(r.n_delay, 0);
@@ -672,7 +672,7 @@ test_run_polls(void **state)
 	s = rec_sink(&r, false);
 	r.rd_val = 0;
 	memset(&st, 0, sizeof(st));
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_PF, 0, 0, NULL, &st),
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_PF, 0, 0, NULL, &st),
 			 ECORE_TIMEOUT);
 	assert_int_equal(r.n_rd, 1 + 1 + ECORE_INIT_POLL_TRIES);
 	assert_int_equal(r.n_delay, ECORE_INIT_POLL_TRIES);
@@ -686,7 +686,7 @@ test_run_polls(void **state)
 	fwb_read(b, ECORE_INIT_POLL_AND, 0x108, 0x4);
 	ecore_fw_free(img);
 	img = fwb_good(b);
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_PF, 0, 0, NULL, NULL),
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_PF, 0, 0, NULL, NULL),
 			 ECORE_TIMEOUT);
 	ecore_fw_free(img);
 	free(b);
@@ -707,7 +707,7 @@ test_runtime_array(void **state)
 	uint32_t agg[3] = { 0x11, 0x22, 0x33 }, blk;
 
 	(void)state;
-	blk = fwb_if_phase(b, ECORE_PHASE_QM_PF, ECORE_INIT_PHASE_ID_ANY, 0);
+	blk = fwb_if_phase(b, PHASE_QM_PF, ECORE_INIT_PHASE_ID_ANY, 0);
 	/* 8 entries from 100, by registers; 8 from 200 wide (DMAE runs) */
 	fwb_write(b, ECORE_INIT_SRC_RUNTIME, false, 0x10000, 100u << 16 | 8);
 	fwb_write(b, ECORE_INIT_SRC_RUNTIME, true, 0x20000, 200u << 16 | 8);
@@ -734,7 +734,7 @@ test_runtime_array(void **state)
 	memset(&r, 0, sizeof(r));
 	s = rec_sink(&r, true);
 	memset(&st, 0, sizeof(st));
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_QM_PF, 0, 0, h->rt_data, &st),
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_QM_PF, 0, 0, h->rt_data, &st),
 			 ECORE_SUCCESS);
 	assert_int_equal(r.n_wr, 2);
 	assert_int_equal(r.wr_addr[0], 0x10000 + 4);
@@ -757,7 +757,7 @@ test_runtime_array(void **state)
 	ecore_init_clear_rt_data(h);
 	memset(&r, 0, sizeof(r));
 	s = rec_sink(&r, true);
-	assert_int_equal(ecore_init_run_sink(img, &s, ECORE_PHASE_QM_PF, 0, 0, h->rt_data, NULL),
+	assert_int_equal(ecore_init_run_sink(img, &s, PHASE_QM_PF, 0, 0, h->rt_data, NULL),
 			 ECORE_SUCCESS);
 	assert_int_equal(r.n_wr + r.n_dmae, 0);
 	ecore_init_free(h);
@@ -825,7 +825,7 @@ fwb_base(struct fwb *b)
 
 	fwb_init(b);
 	m = fwb_tree(b, e, 1);
-	blk = fwb_if_phase(b, ECORE_PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY, 0);
+	blk = fwb_if_phase(b, PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY, 0);
 	fwb_write(b, ECORE_INIT_SRC_ARRAY, false, 0x1000, fwb_array(b, data, 4));
 	fwb_if_mode(b, m, 1);
 	fwb_write(b, ECORE_INIT_SRC_INLINE, false, 0x2000, 7);

@@ -621,9 +621,9 @@ parse_ops(struct parse_ctx *c)
 			if ((uint64_t)i + skip >= img->n_ops)
 				return refuse(c, "INIT_CMD op %u: IF_PHASE skips %u ops past "
 					      "the end (%u ops)", i, skip, img->n_ops);
-			if ((d1 & 0xff) >= ECORE_PHASE__MAX)
+			if ((d1 & 0xff) >= PHASE__MAX)
 				return refuse(c, "INIT_CMD op %u: IF_PHASE phase %u "
-					      "(0-%u known)", i, d1 & 0xff, ECORE_PHASE__MAX - 1);
+					      "(0-%u known)", i, d1 & 0xff, PHASE__MAX - 1);
 			break;
 		case ECORE_INIT_OP_DELAY:
 			if (d1 > ECORE_INIT_DELAY_MAX_US)

@@ -12,7 +12,7 @@
 #include "ecore_init_ops.h"
 #include "ecore_reg.h"
 
-static const char *const phase_names[ECORE_PHASE__MAX] = {
+static const char *const phase_names[PHASE__MAX] = {
 	"ENGINE", "PORT", "PF", "VF", "QM_PF",
 };
 
@@ -23,7 +23,7 @@ static const char *const poll_names[ECORE_INIT_POLL__MAX] = {
 const char *
 ecore_init_phase_str(int phase)
 {
-	return phase >= 0 && phase < ECORE_PHASE__MAX ? phase_names[phase] : "?";
+	return phase >= 0 && phase < PHASE__MAX ? phase_names[phase] : "?";
 }
 
 uint32_t
@@ -256,7 +256,7 @@ ecore_init_run_sink(const struct ecore_fw_image *img, const struct ecore_init_si
 	struct ecore_init_run_stats local;
 	struct run r = {
 		.img = img, .sink = sink, .rt = rt, .st = st != NULL ? st : &local,
-		.phase = phase, .dmae = phase != ECORE_PHASE_ENGINE,
+		.phase = phase, .dmae = phase != PHASE_ENGINE,
 	};
 	uint32_t i;
 	int rc = 0;

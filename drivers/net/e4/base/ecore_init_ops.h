@@ -30,12 +30,12 @@ struct ecore_ptt;
 
 /** Init phases (the file's numbering). */
 enum ecore_init_phase {
-	ECORE_PHASE_ENGINE,
-	ECORE_PHASE_PORT,
-	ECORE_PHASE_PF,
-	ECORE_PHASE_VF,
-	ECORE_PHASE_QM_PF,
-	ECORE_PHASE__MAX
+	PHASE_ENGINE,
+	PHASE_PORT,
+	PHASE_PF,
+	PHASE_VF,
+	PHASE_QM_PF,
+	PHASE__MAX
 };
 
 /** A phase id that matches any (what IF_PHASE ops say for "every engine/port/PF"). */
