@@ -8,10 +8,15 @@
 #      of exactly the installed version (Debian's libdpdk-dev does not ship
 #      them), into the git-ignored .sdk/ directory of this checkout;
 #   3. the QEMU test guest (scripts/guest-image.sh) in .sdk/guest;
-#   4. 2 MB hugepages and a hugetlbfs mount, when the kernel allows it.
+#   4. 2 MB hugepages and a hugetlbfs mount, when the kernel allows it;
+#   5. the E4 firmware init-values files (net_e4): Debian's firmware-qlogic
+#      from the non-free-firmware component, downloaded through a private apt
+#      configuration (the system's sources stay as they are), SHA-256 checked
+#      and unpacked (never installed) into .sdk/firmware-qlogic.
 #
-# Usage: scripts/setup.sh [--check]
-#   --check  only report what is missing; exit 1 if anything is.
+# Usage: scripts/setup.sh [--check | --firmware]
+#   --check     only report what is missing; exit 1 if anything is.
+#   --firmware  step 5 alone.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -77,6 +82,66 @@ guest_complete() {
 	[ -s "$guest_dir/vmlinuz" ] && [ -s "$guest_dir/initrd.img" ] && [ -s "$guest_dir/stamp" ]
 }
 
+# The E4 firmware (net_e4's loader and tests): firmware-qlogic 20230210-5
+# (bookworm), its .deb pinned by SHA-256; licence binary-redist-QLogic-3, so
+# it is fetched here and never committed.
+fw_dir="$sdk_root/firmware-qlogic"
+fw_file="$fw_dir/lib/firmware/qed/qed_init_values_zipped-8.42.2.0.bin"
+fw_deb_sha256=2c1a254d2c496ef0be29d5eeb016113825785b13ca87ec5e3246bd109ff61897
+fw_complete() {
+	[ -s "$fw_file" ]
+}
+
+# apt-get with only Debian's non-free-firmware component of bookworm, its
+# lists and cache in $1 (nothing of the system's apt state is touched).
+fw_apt() {
+	local work=$1
+	shift
+	apt-get -q -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$work/sources" \
+		-o Dir::State::Lists="$work/lists" -o Dir::Cache="$work/cache" "$@"
+}
+
+fetch_firmware() (
+	work=$(mktemp -d /var/tmp/omniplane-fw.XXXXXX)
+	trap 'rm -rf "$work"' EXIT
+	mkdir -p "$work/sources" "$work/lists/partial" "$work/cache/archives/partial" "$work/deb"
+	# apt downloads as its sandbox user when there is one
+	chmod 755 "$work"
+	if id _apt >/dev/null 2>&1; then
+		chown _apt "$work/lists/partial" "$work/cache/archives/partial" "$work/deb"
+	fi
+	cat > "$work/sources/debian-non-free-firmware.sources" <<-EOF
+		Types: deb
+		URIs: http://deb.debian.org/debian
+		Suites: bookworm
+		Components: non-free-firmware
+		Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	EOF
+	log "fetching firmware-qlogic from Debian's non-free-firmware component"
+	fw_apt "$work" update >/dev/null
+	(cd "$work/deb" && fw_apt "$work" download firmware-qlogic >/dev/null)
+	deb=$(ls "$work"/deb/firmware-qlogic_*.deb)
+	sum=$(sha256sum "$deb" | cut -d' ' -f1)
+	if [ "$sum" != "$fw_deb_sha256" ]; then
+		echo "setup: $(basename "$deb"): SHA-256 $sum, expected $fw_deb_sha256: refused" >&2
+		exit 1
+	fi
+	mkdir -p "$sdk_root"
+	rm -rf "$fw_dir.tmp"
+	dpkg-deb -x "$deb" "$fw_dir.tmp"
+	rm -rf "$fw_dir"
+	mv "$fw_dir.tmp" "$fw_dir"
+	log "E4 firmware: unpacked in $fw_dir"
+)
+
+ensure_firmware() {
+	if fw_complete; then
+		log "E4 firmware: present in $fw_dir"
+	else
+		fetch_firmware
+	fi
+}
+
 check_only() {
 	local rc=0 miss
 	miss=$(missing_packages)
@@ -92,6 +157,12 @@ check_only() {
 		log "missing the test guest's kernel and initramfs in $guest_dir"
 		rc=1
 	fi
+	if fw_complete; then
+		log "E4 firmware: $fw_file"
+	else
+		log "missing the E4 firmware (firmware-qlogic) in $fw_dir"
+		rc=1
+	fi
 	return $rc
 }
 
@@ -103,6 +174,11 @@ fi
 if [ "$(id -u)" -ne 0 ]; then
 	echo "setup: must run as root (it installs packages and sets up hugepages)" >&2
 	exit 1
+fi
+
+if [ "${1:-}" = "--firmware" ]; then
+	ensure_firmware
+	exit 0
 fi
 
 export DEBIAN_FRONTEND=noninteractive
@@ -201,4 +277,7 @@ if [ "$have_pages" -gt 0 ] && mountpoint -q /dev/hugepages; then
 else
 	log "hugepages: not available on this kernel; runs fall back to --no-huge"
 fi
+
+# 5. the E4 firmware files
+ensure_firmware
 log "done"

@@ -9,13 +9,12 @@
  * faults, an MFW attention through the DPC, fast-path SBs, CIDs; every DMA
  * block released at the end of each bring-up.
  *
- * There is no init flow yet (hw_init and the init file are other slices):
- * where hw_init would write the runtime array to the device, this test
- * writes the same registers directly: ecore_cxt_hw_write_pf() (ILT lines by
- * DMAE, CDUC range and CDU parameters by GRC writes) and
- * ecore_int_cau_conf_sb() with hw_init_done set (the default SB's CAU
- * entries by DMAE). What ecore_int_setup()/ecore_cxt_hw_init_pf() staged in
- * the runtime array is checked when the test shim records it.
+ * The slow path alone, without the init file's phases (pmd_e4_bringup runs
+ * the whole flow): what ecore_int_setup()/ecore_cxt_hw_init_pf() stage in
+ * the runtime array is checked there, and the registers hw_init would write
+ * from it are written directly: ecore_cxt_hw_write_pf() (ILT lines by DMAE,
+ * CDUC range and CDU parameters by GRC writes) and ecore_int_cau_conf_sb()
+ * with hw_init_done set (the default SB's CAU entries by DMAE).
  */
 
 #include <setjmp.h>
@@ -25,9 +24,11 @@
 
 #include <cmocka.h>
 
-#include "e4_sp_shim.h"
 #include "ecore_cxt.h"
 #include "ecore_hw.h"
+#include "ecore_init_fw.h"
+#include "ecore_init_ops.h"
+#include "ecore_mcp.h"
 #include "ecore_int.h"
 #include "ecore_rt_defs.h"
 #include "ecore_spq.h"
@@ -44,7 +45,21 @@ struct fx {
 	struct ecore_ptt *ptt;
 	unsigned int dma0;	/* DMA blocks before the fixture */
 	unsigned int dma_idle;	/* ... with the fixture, before a bring-up */
+	struct ecore_fw_image *fw;	/* sizes the runtime array */
+	char err[256];
 };
+
+/* What the driver staged at runtime-array offset @p off (8.42 numbering). */
+static bool
+rt_get(struct ecore_hwfn *h, uint32_t off, uint32_t *val)
+{
+	uint32_t i = ecore_init_rt_index(h->p_dev->fw->profile, off);
+
+	if (i >= h->rt_data->size || !h->rt_data->b_valid[i])
+		return false;
+	*val = h->rt_data->init_val[i];
+	return true;
+}
 
 static void
 fx_create(struct fx *f, unsigned int pf)
@@ -71,9 +86,13 @@ fx_create(struct fx *f, unsigned int pf)
 	assert_int_equal(ecore_ptt_pool_alloc(f->h), 0);
 	ecore_gtt_init(f->h);
 	f->ptt = f->h->p_main_ptt;
-#ifndef E4_TEST_DMAE_SHIM
 	assert_int_equal(ecore_dmae_info_alloc(f->h), 0);
-#endif
+	/* the runtime array is sized by the init file; the MFW handler needs SHMEM */
+	assert_int_equal(ecore_fw_load_file(E4_FW_DIR "/qed_init_values_zipped-8.42.2.0.bin",
+					    &f->fw, f->err, sizeof(f->err)), 0);
+	f->dev.fw = f->fw;
+	assert_int_equal(ecore_init_alloc(f->h), 0);
+	assert_int_equal(ecore_mcp_cmd_init(f->h, f->ptt), 0);
 	f->dma_idle = ecore_osal_dma_in_use();
 }
 
@@ -83,14 +102,8 @@ fx_up(struct fx *f, uint32_t timeout_ms)
 {
 	struct ecore_hwfn *h = f->h;
 
-#ifdef E4_TEST_RT_SHIM
-	e4_test_rt_clear();
+	ecore_init_clear_rt_data(h);
 	h->hw_init_done = false;
-#else
-	/* the runtime array needs the init file: stage nothing, as on a device
-	 * already initialized (the CAU then goes by DMAE) */
-	h->hw_init_done = true;
-#endif
 	assert_int_equal(ecore_int_igu_read_cam(h, f->ptt), 0);
 	assert_int_equal(ecore_cxt_mngr_alloc(h), 0);
 	assert_int_equal(ecore_cxt_set_pf_params(h, 100), 0);
@@ -102,9 +115,7 @@ fx_up(struct fx *f, uint32_t timeout_ms)
 	ecore_int_setup(h, f->ptt);
 	ecore_spq_setup(h);
 	ecore_eq_setup(h);
-#ifdef E4_TEST_RT_SHIM
 	ecore_cxt_hw_init_pf(h, f->ptt);
-#endif
 	/* hw_init: what the runtime array would carry, written directly */
 	h->hw_init_done = true;
 	assert_int_equal(ecore_cxt_hw_write_pf(h, f->ptt), 0);
@@ -129,9 +140,10 @@ fx_down(struct fx *f)
 static void
 fx_destroy(struct fx *f)
 {
-#ifndef E4_TEST_DMAE_SHIM
+	ecore_mcp_free(f->h);
+	ecore_init_free(f->h);
+	ecore_fw_free(f->fw);
 	ecore_dmae_info_free(f->h);
-#endif
 	ecore_ptt_pool_free(f->h);
 	e4m_destroy(f->m);
 	assert_int_equal(ecore_osal_dma_in_use(), f->dma0);
@@ -161,26 +173,24 @@ test_pf_start_stop(void **state)
 	assert_int_equal(f.h->hw_info.igu_dsb_id, 16);
 	assert_int_equal(f.h->hw_info.igu_sb_base, 16);
 	assert_int_equal(f.h->hw_info.igu_sb_cnt, E4M_SBS_PER_PF);
-#ifdef E4_TEST_RT_SHIM
 	{
 		uint64_t sb = f.h->p_sp_sb->sb_info.sb_iova;
 		uint32_t first = ecore_cxt_ilt_first_line(f.h), v;
 
-		assert_true(e4_test_rt_get(CAU_REG_SB_ADDR_MEMORY_RT_OFFSET + 2 * 16, &v));
+		assert_true(rt_get(f.h, CAU_REG_SB_ADDR_MEMORY_RT_OFFSET + 2 * 16, &v));
 		assert_int_equal(v, (uint32_t)sb);
-		assert_true(e4_test_rt_get(CAU_REG_SB_ADDR_MEMORY_RT_OFFSET + 2 * 16 + 1, &v));
+		assert_true(rt_get(f.h, CAU_REG_SB_ADDR_MEMORY_RT_OFFSET + 2 * 16 + 1, &v));
 		assert_int_equal(v, (uint32_t)(sb >> 32));
-		assert_true(e4_test_rt_get(IGU_REG_PF_CONFIGURATION_RT_OFFSET, &v));
+		assert_true(rt_get(f.h, IGU_REG_PF_CONFIGURATION_RT_OFFSET, &v));
 		assert_int_equal(v, IGU_PF_CONF_FUNC_EN);
-		assert_true(e4_test_rt_get(CDU_REG_CID_ADDR_PARAMS_RT_OFFSET, &v));
+		assert_true(rt_get(f.h, CDU_REG_CID_ADDR_PARAMS_RT_OFFSET, &v));
 		assert_int_equal(v, ecore_cxt_cdu_params());
-		assert_true(e4_test_rt_get(PSWRQ2_REG_CDUC_FIRST_ILT_RT_OFFSET, &v));
+		assert_true(rt_get(f.h, PSWRQ2_REG_CDUC_FIRST_ILT_RT_OFFSET, &v));
 		assert_int_equal(v, first);
-		assert_true(e4_test_rt_get(PSWRQ2_REG_ILT_MEMORY_RT_OFFSET + 2 * first + 1, &v));
+		assert_true(rt_get(f.h, PSWRQ2_REG_ILT_MEMORY_RT_OFFSET + 2 * first + 1, &v));
 		assert_int_equal(v, (uint32_t)(ecore_cxt_ilt_entry(f.h, 0) >> 32));
 		assert_true(v & (1u << 20));	/* valid: bit 52 */
 	}
-#endif
 	/* 896 B contexts, 73 a 64 KiB page, 128 B wasted */
 	assert_int_equal(ecore_cxt_cdu_params(), 896u | 128u << 12 | 73u << 24);
 	assert_int_equal(ecore_cxt_ilt_first_line(f.h), 1 * ECORE_CXT_DEFAULT_ILT_LINES);
@@ -460,9 +470,6 @@ test_mcp_attention(void **state)
 	fx_create(&f, 1);
 	fx_up(&f, 1000);
 	assert_int_equal(ecore_sp_pf_start(f.h, f.ptt, 0, false), 0);
-#ifdef E4_TEST_MCP_SHIM
-	e4_test_mcp_events = 0;
-#endif
 	raise_mcp_attention(f.m, 1);
 	assert_true(ecore_int_sp_pending(f.h) & ECORE_SB_ATT_IDX);
 	/* one DPC: the assertion handled, the MFW's line cleaned, the deassertion handled */
@@ -472,9 +479,6 @@ test_mcp_attention(void **state)
 	assert_int_equal(f.h->p_sb_attn->deasserted, 1);
 	assert_int_equal(f.h->p_sb_attn->unknown, 0);
 	assert_int_equal(f.h->p_sb_attn->known_attn, 0);
-#ifdef E4_TEST_MCP_SHIM
-	assert_int_equal(e4_test_mcp_events, 1);
-#endif
 	assert_true(e4m_grc_peek(f.m, MISC_REG_AEU_GENERAL_ATTN_0 + 1 * 8, &v));
 	assert_int_equal(v, 0);
 	assert_int_equal(e4m_sp_pf_stats_get(f.m, 1, &ps), 0);
@@ -494,9 +498,6 @@ test_mcp_attention(void **state)
 	ecore_int_sp_dpc(f.h);
 	assert_int_equal(f.h->p_sb_attn->mcp_events, 2);
 	assert_int_equal(f.h->p_sb_attn->deasserted, 2);
-#ifdef E4_TEST_MCP_SHIM
-	assert_int_equal(e4_test_mcp_events, 2);
-#endif
 	assert_int_equal(e4m_sp_pf_stats_get(f.m, 1, &ps), 0);
 	assert_int_equal(ps.attn_index, 4);
 	assert_int_equal(ps.attn_sb_acks, 2);

@@ -6,7 +6,8 @@
 
 #include "ecore_cxt.h"
 #include "ecore_hw.h"
-#include "ecore_int_ext.h"
+#include "ecore_init_ops.h"
+#include "ecore_mcp.h"
 #include "ecore_rt_defs.h"
 
 /* The connection types an L2 PF has, in CID order. */
@@ -197,7 +198,7 @@ ecore_cxt_hw_init_pf(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt)
 		line[1] = (uint32_t)(e >> 32);
 		ecore_init_store_rt_agg(p_hwfn,
 					PSWRQ2_REG_ILT_MEMORY_RT_OFFSET + 2 * (mg->first_line + i),
-					line, sizeof(line));
+					line, RTE_DIM(line));
 	}
 }
 

@@ -322,6 +322,9 @@ run_phases(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, uint32_t load_cod
 	uint32_t modes = p_hwfn->hw_info.hw_mode;
 	enum _ecore_status_t rc = ECORE_SUCCESS;
 
+	/* Stage the context manager's registers first: the ENGINE phase
+	 * consumes the CDU's (engine-wide), the PF phase the PF's ILT lines. */
+	ecore_cxt_hw_init_pf(p_hwfn, p_ptt);
 	switch (load_code) {
 	case FW_MSG_CODE_DRV_LOAD_ENGINE:
 		rc = ecore_init_run(p_hwfn, p_ptt, PHASE_ENGINE, ECORE_INIT_PHASE_ID_ANY, modes);
@@ -334,7 +337,6 @@ run_phases(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, uint32_t load_cod
 			return rc;
 		/* fall through */
 	case FW_MSG_CODE_DRV_LOAD_FUNCTION:
-		ecore_cxt_hw_init_pf(p_hwfn, p_ptt);
 		rc = ecore_init_run(p_hwfn, p_ptt, PHASE_PF, p_hwfn->rel_pf_id, modes);
 		if (rc != ECORE_SUCCESS)
 			return rc;

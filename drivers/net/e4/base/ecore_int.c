@@ -6,7 +6,8 @@
 
 #include "ecore_hw.h"
 #include "ecore_int.h"
-#include "ecore_int_ext.h"
+#include "ecore_init_ops.h"
+#include "ecore_mcp.h"
 #include "ecore_rt_defs.h"
 
 /* Attention lines the IGU can mask (the upper two cannot). */
@@ -106,9 +107,9 @@ ecore_int_cau_conf_sb(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, uint64
 	entry[1] = OMNI_LE32(e.params);
 	if (!p_hwfn->hw_init_done) {
 		ecore_init_store_rt_agg(p_hwfn, CAU_REG_SB_ADDR_MEMORY_RT_OFFSET + igu_sb_id * 2,
-					addr, sizeof(addr));
+					addr, RTE_DIM(addr));
 		ecore_init_store_rt_agg(p_hwfn, CAU_REG_SB_VAR_MEMORY_RT_OFFSET + igu_sb_id * 2,
-					entry, sizeof(entry));
+					entry, RTE_DIM(entry));
 		return ECORE_SUCCESS;
 	}
 	/* wide-bus registers: DMAE, not two GRC writes; DMAE copies LE dwords */

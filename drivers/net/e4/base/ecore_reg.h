@@ -79,6 +79,8 @@ enum reserved_ptts {
 #define TSEM_REG_FAST_MEMORY	0x1740000
 #define MSEM_REG_FAST_MEMORY	0x1840000
 #define USEM_REG_FAST_MEMORY	0x1940000
+/** A storm's internal RAM, from its SEM fast memory (IRO offsets are into it). */
+#define SEM_FAST_REG_INT_RAM	0x20000
 
 /* ---- registers hw_prepare reads ---- */
 

@@ -7,8 +7,11 @@
 
 /**
  * @file
- * Runtime-array offsets (indices the init file's RUNTIME ops read), DPDK
- * 22.11 / firmware 8.42.2.0 numbering (shared/facts/e4-firmware.md).
+ * Runtime-array offsets (ecore_init_store_rt_reg()): the index of a
+ * register's staged value, in DPDK 22.11 / firmware 8.42 numbering (the
+ * profile of the firmware in use translates it; 8.59 moves every offset from
+ * 32068 on by 512). Numbers from the facts (e4-firmware.md, DPDK's
+ * ecore_rt_defs.h); each chapter adds the offsets it stages.
  */
 
 /* ---- status blocks, IGU, CAU, ILT, CDU (ecore_int.c, ecore_cxt.c) ---- */
@@ -25,5 +28,14 @@
 #define PSWRQ2_REG_ILT_MEMORY_RT_OFFSET			5967
 #define PSWRQ2_REG_ILT_MEMORY_RT_SIZE			22000
 #define CDU_REG_CID_ADDR_PARAMS_RT_OFFSET		34396
+
+/* ---- init (ecore_init_ops.c, its tests) ---- */
+
+/** The first offset 8.59.1.0 moves (+512): QM's WFQ VP credit table. */
+#define QM_REG_WFQVPCRD_RT_OFFSET 32068
+/** The last entry of the 8.42 array. */
+#define XCM_REG_CON_PHY_Q3_RT_OFFSET 34471
+/** Entries of the runtime array in 8.42 numbering. */
+#define ECORE_RT_ARRAY_SIZE_8_42 34472
 
 #endif /* _ECORE_RT_DEFS_H_ */
