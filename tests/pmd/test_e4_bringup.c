@@ -103,6 +103,8 @@ test_bringup_engine_ah(void **state)
 	assert_int_equal(st.eqes, st.ramrods);
 	assert_true(st.dmae_cmds > 0);
 	assert_int_equal(st.dma_faults, 0);
+	/* SET_VERSION after hw_init: the MFW knows the driver (0.24.0.0) */
+	assert_int_equal(e4m_pf_drv_version(m, 0), 0x00180000);
 	assert_int_equal(e4_pf_close(&pf, true), 0);
 	e4m_stats_get(m, &st);
 	assert_int_equal(st.unloads, 1);

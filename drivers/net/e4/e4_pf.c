@@ -12,7 +12,11 @@
 
 #include "base/ecore_dev_api.h"
 #include "base/ecore_init_fw.h"
+#include "base/ecore_mcp.h"
 #include "e4_pf.h"
+
+/* Driver version the MFW is told (SET_VERSION): 0.24.0.0, this issue's. */
+#define E4_DRV_VERSION 0x00180000
 
 static int
 arg_firmware(const char *key, const char *val, void *opaque)
@@ -219,6 +223,12 @@ e4_pf_open(struct e4_pf *pf, const char *name, const struct e4_args *a, struct e
 	if (rc != ECORE_SUCCESS)
 		goto fail;
 	pf->started = true;
+	/* The MFW learns who drives the function (as qede does after hw_init). */
+	rc = ecore_mcp_send_drv_version(ECORE_LEADING_HWFN(&pf->dev),
+					ECORE_LEADING_HWFN(&pf->dev)->p_main_ptt,
+					E4_DRV_VERSION, "omniplane net_e4");
+	if (rc != ECORE_SUCCESS)
+		goto fail;
 	return 0;
 fail:
 	ECORE_LOG(ERR, "%s: bring-up failed: %s", name, ecore_status_str(rc));

@@ -114,6 +114,8 @@ int e4m_link_set(struct e4m_dev *m, unsigned int port, bool up, uint32_t speed_m
 bool e4m_grc_peek(struct e4m_dev *m, uint32_t addr, uint32_t *val);
 /** Set GRC @p addr as device state (tests; no rule fires). */
 void e4m_grc_poke(struct e4m_dev *m, uint32_t addr, uint32_t val);
+/** The driver version PF @p pf told the MFW (LOAD_REQ, SET_VERSION), 0 if none. */
+uint32_t e4m_pf_drv_version(struct e4m_dev *m, unsigned int pf);
 /** Copy the counters. */
 void e4m_stats_get(struct e4m_dev *m, struct e4m_stats *st);
 

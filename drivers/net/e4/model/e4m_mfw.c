@@ -132,6 +132,18 @@ port_link_update(struct e4m_dev *m, unsigned int port)
 	e4m_grc_set(m, sec(m->mfw, MFW_SECTION_PORT, port) + MFW_PORT_LINK_STATUS_OFF, status);
 }
 
+uint32_t
+e4m_pf_drv_version(struct e4m_dev *m, unsigned int pf)
+{
+	uint32_t v = 0;
+
+	ecore_osal_spin_lock(&m->lock);
+	if (pf < m->cfg.num_pfs && m->mfw != NULL)
+		v = m->mfw->fn[pf].drv_version;
+	ecore_osal_spin_unlock(&m->lock);
+	return v;
+}
+
 int
 e4m_mfw_link_set(struct e4m_dev *m, unsigned int port, bool up, uint32_t speed_mbps)
 {
