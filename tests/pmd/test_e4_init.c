@@ -33,54 +33,6 @@
 #include "test_case.h"
 #include "test_eal.h"
 
-/*
- * The DMAE client (base/ecore_dmae.c) is another helper's, merged later.
- * Until then these weak stand-ins carry DMAE writes out as register writes
- * through the same PTT (the model stores and counts them alike); once the
- * real client is linked in, its strong definitions replace them and this
- * test runs the file through the model's DMAE engine.
- */
-__rte_weak enum _ecore_status_t
-ecore_dmae_host2grc(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, const void *src,
-		    uint32_t grc_addr, uint32_t size_dw)
-{
-	ecore_memcpy_to(p_hwfn, p_ptt, grc_addr, src, 4 * (size_t)size_dw);
-	return ECORE_SUCCESS;
-}
-
-__rte_weak enum _ecore_status_t
-ecore_dmae_grc_fill(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, uint32_t grc_addr,
-		    uint32_t value, uint32_t size_dw)
-{
-	uint32_t i;
-
-	for (i = 0; i < size_dw; i++)
-		ecore_wr(p_hwfn, p_ptt, grc_addr + 4 * i, value);
-	return ECORE_SUCCESS;
-}
-
-__rte_weak enum _ecore_status_t
-ecore_dmae_info_alloc(struct ecore_hwfn *p_hwfn)
-{
-	RTE_SET_USED(p_hwfn);
-	return ECORE_SUCCESS;
-}
-
-__rte_weak void
-ecore_dmae_info_free(struct ecore_hwfn *p_hwfn)
-{
-	RTE_SET_USED(p_hwfn);
-}
-
-__rte_weak enum _ecore_status_t
-ecore_dmae_sanity(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt, const char *phase)
-{
-	RTE_SET_USED(p_hwfn);
-	RTE_SET_USED(p_ptt);
-	RTE_SET_USED(phase);
-	return ECORE_SUCCESS;
-}
-
 /* Bytes a 1-port PF load writes to the storms' RAM (dry runs of 8.42.2.0). */
 #define SEM_BYTES_AH 1882000ull
 #define SEM_BYTES_BB 1881976ull

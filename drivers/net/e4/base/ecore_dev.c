@@ -32,7 +32,6 @@
 #define FINAL_CLEANUP_VECTOR_ENABLE	(1u << 6)
 #define FINAL_CLEANUP_VECTOR_BIT_SHIFT	7
 #define FINAL_CLEANUP_COMP_TYPE_AGG_INT	(2u << 16)
-#define USTORM_FLR_FINAL_ACK(pf)	(USDM_GRC_BASE + 0xa80 + 8 * (pf))
 #define FINAL_CLEANUP_POLLS		100	/* 10 ms apart: 1 s */
 
 void
@@ -280,7 +279,8 @@ ecore_resc_setup(struct ecore_dev *p_dev)
 static enum _ecore_status_t
 final_cleanup(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt)
 {
-	uint32_t ack = USTORM_FLR_FINAL_ACK(p_hwfn->rel_pf_id);
+	uint32_t ack = USDM_GRC_BASE + ecore_iro_addr(p_hwfn->p_dev->fw,
+			ECORE_IRO_USTORM_FLR_FINAL_ACK, p_hwfn->rel_pf_id, 0, 0);
 	uint32_t cmd;
 	unsigned int i;
 

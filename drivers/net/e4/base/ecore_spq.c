@@ -7,6 +7,7 @@
 #include "ecore_cxt.h"
 #include "ecore_hw.h"
 #include "ecore_int.h"
+#include "ecore_init_fw.h"
 #include "ecore_spq.h"
 
 struct ecore_spq {
@@ -482,9 +483,13 @@ ecore_eq_completion(struct ecore_hwfn *p_hwfn)
 		}
 		ecore_chain_produce_idx(&eq->chain);	/* the slot is free again */
 	}
-	/* TODO: the offset from the firmware's IRO table (ecore_iro_addr()) */
+	/* Where the firmware reads it: the file's IRO table (the value every
+	 * version we know has when no file is loaded, as in unit set-ups). */
 	ecore_bar0_wr(p_hwfn, GTT_BAR0_MAP_REG_USDM_RAM +
-		      ECORE_USTORM_EQE_CONS_OFFSET(p_hwfn->rel_pf_id), eq->chain.prod_idx);
+		      (p_hwfn->p_dev->fw != NULL ?
+		       ecore_iro_addr(p_hwfn->p_dev->fw, ECORE_IRO_USTORM_EQE_CONS,
+				      p_hwfn->rel_pf_id, 0, 0) :
+		       ECORE_USTORM_EQE_CONS_OFFSET(p_hwfn->rel_pf_id)), eq->chain.prod_idx);
 	return ECORE_SUCCESS;
 }
 
