@@ -36,35 +36,45 @@
 /** Parsed devargs. */
 struct e4_args {
 	char firmware[PATH_MAX];	/**< "" = the default directory */
-	struct e4m_config model;
-	uint8_t pf;
-	uint32_t mfw_timeout_ms;
-	unsigned int n_faults;
+	struct e4m_config model;	/**< the adapter to model */
+	uint8_t pf;			/**< the PF this port drives */
+	uint32_t mfw_timeout_ms;	/**< MFW mailbox timeout (0: 5 s) */
+	unsigned int n_faults;		/**< entries of faults[] */
+	/** Fault switches to set on the model (fault=NAME[:A0[:A1]]). */
 	struct {
 		int fault;		/**< enum e4m_fault */
-		uint32_t arg0, arg1;
+		uint32_t arg0;		/**< its first argument */
+		uint32_t arg1;		/**< its second argument */
 	} faults[E4_MAX_ARG_FAULTS];
 };
 
 /**
- * Parse @p devargs (NULL: the defaults) into @p a.
+ * Parse devargs into their struct.
+ * @param devargs  "key=value,..." (NULL: the defaults).
+ * @param a        Filled (defaults first).
  * @return 0 or -EINVAL (an error message names the key).
  */
 int e4_args_parse(const char *devargs, struct e4_args *a);
 
 /** A PF brought up. */
 struct e4_pf {
-	struct ecore_dev dev;
+	struct ecore_dev dev;		/**< the ecore device (one hwfn) */
 	struct e4m_dev *model;		/**< the adapter the PF lives on */
 	bool own_model;			/**< created by e4_pf_open (destroyed by close) */
-	struct ecore_fw_image *fw;
-	bool prepared, allocated, started;
+	struct ecore_fw_image *fw;	/**< the parsed init-values file */
+	bool prepared;			/**< hw_prepare went through */
+	bool allocated;			/**< resc_alloc went through */
+	bool started;			/**< hw_init went through */
 };
 
 /**
  * Bring up PF @p a->pf: model (when @p model is NULL, a new one from @p a),
  * firmware file, hw_prepare (with PF FLR), resc_alloc/setup, hw_init
- * (PF_START, POLL mode). On failure everything taken is released.
+ * (PF_START, POLL mode), SET_VERSION. On failure everything taken is released.
+ * @param pf     Filled.
+ * @param name   For logs and memzones.
+ * @param a      Parsed devargs (their fault switches are set on the model).
+ * @param model  The adapter (NULL: a new one from @p a, owned by @p pf).
  * @return 0 or a negative errno (enum _ecore_status_t).
  */
 int e4_pf_open(struct e4_pf *pf, const char *name, const struct e4_args *a,
@@ -73,6 +83,8 @@ int e4_pf_open(struct e4_pf *pf, const char *name, const struct e4_args *a,
 /**
  * Tear down: hw_stop (when @p clean; false leaves the device as a crashed
  * driver would), resc_free, hw_remove, the model if owned.
+ * @param pf     A PF e4_pf_open() filled (after success or failure).
+ * @param clean  Unload from the device first.
  * @return 0 or the first error of hw_stop.
  */
 int e4_pf_close(struct e4_pf *pf, bool clean);

@@ -35,7 +35,10 @@ enum _ecore_status_t {
 	ECORE_NORESOURCES = -ENOSPC,	/**< out of a device resource */
 };
 
-/** Name of a status code, for logs ("ECORE_TIMEOUT"). */
+/**
+ * @param rc  A status code.
+ * @return Its name, for logs ("ECORE_TIMEOUT").
+ */
 const char *ecore_status_str(enum _ecore_status_t rc);
 
 /**
@@ -91,22 +94,22 @@ struct ecore_hw_info {
 	uint16_t igu_sb_cnt;		/**< IGU SBs this PF owns (CAM), the default SB included */
 	uint16_t igu_dsb_id;		/**< the default (slow-path) SB: first valid CAM line */
 	uint16_t num_l2_queues;		/**< resources (MFW answer or defaults) */
-	uint16_t num_vports;
-	uint16_t num_sbs;
-	uint16_t num_mac_filters;
+	uint16_t num_vports;		/**< vports */
+	uint16_t num_sbs;		/**< status blocks */
+	uint16_t num_mac_filters;	/**< MAC filters */
 	uint8_t mac[6];			/**< the port's MAC from SHMEM */
 	uint32_t mfw_rev;		/**< management firmware version */
 };
 
 /** One hardware function: a PF on one engine. */
 struct ecore_hwfn {
-	struct ecore_dev *p_dev;
+	struct ecore_dev *p_dev;	/**< the device this hwfn belongs to */
 	char name[24];			/**< "<dev>:hwfn<i>" for logs */
 	uint8_t my_id;			/**< index in p_dev->hwfns */
 	uint8_t rel_pf_id;		/**< PF number on its engine (ME opaque fid) */
 	uint8_t abs_pf_id;		/**< absolute PF number */
 	uint8_t port_id;		/**< port on the engine */
-	uint8_t abs_port_id;
+	uint8_t abs_port_id;		/**< port on the adapter */
 	uint8_t path_id;		/**< engine */
 	uint16_t opaque_fid;		/**< PXP_PF_ME_OPAQUE */
 	uint32_t concrete_fid;		/**< PXP_PF_ME_CONCRETE */
@@ -115,7 +118,7 @@ struct ecore_hwfn {
 	bool hw_init_done;		/**< hw_init went through for this hwfn */
 	uint32_t load_code;		/**< the MFW's LOAD_REQ answer (FW_MSG_CODE_DRV_LOAD_*) */
 
-	struct ecore_hw_info hw_info;
+	struct ecore_hw_info hw_info;	/**< what hw_prepare learnt */
 
 	struct ecore_ptt_pool *p_ptt_pool;	/**< ecore_hw.c */
 	struct ecore_ptt *p_main_ptt;		/**< the PTT the init flow uses */
@@ -132,31 +135,35 @@ struct ecore_hwfn {
 /** The device: one PCI function and the hwfns behind it. */
 struct ecore_dev {
 	char name[20];			/**< for logs and memzone names */
-	const struct ecore_bar_ops *bar_ops;
-	void *bar_ctx;
+	const struct ecore_bar_ops *bar_ops;	/**< how registers are reached */
+	void *bar_ctx;			/**< the ops' context (a model PF, a mapped BAR) */
 	uint32_t bar0_size;		/**< bytes (PGLUE_B_REG_PF_BAR0_SIZE) */
 	uint32_t bar2_size;		/**< bytes (PGLUE_B_REG_PF_BAR1_SIZE) */
 
-	uint16_t vendor_id;
-	uint16_t device_id;
-	enum ecore_chip chip;
+	uint16_t vendor_id;		/**< PCI vendor id */
+	uint16_t device_id;		/**< PCI device id */
+	enum ecore_chip chip;		/**< BB or AH, from the chip number */
 	uint16_t chip_num;		/**< MISCS_REG_CHIP_NUM */
-	uint8_t chip_rev;
-	uint8_t chip_metal;
+	uint8_t chip_rev;		/**< MISCS_REG_CHIP_REV */
+	uint8_t chip_metal;		/**< MISCS_REG_CHIP_METAL */
 
-	uint8_t num_hwfns;
-	uint8_t num_ports_in_engine;
-	struct ecore_hwfn hwfns[ECORE_MAX_HWFNS];
+	uint8_t num_hwfns;		/**< hwfns in use (1; 2 only for 100G CMT) */
+	uint8_t num_ports_in_engine;	/**< 1, 2 or 4 */
+	struct ecore_hwfn hwfns[ECORE_MAX_HWFNS];	/**< the hardware functions */
 
-	enum ecore_int_mode int_mode;
+	enum ecore_int_mode int_mode;	/**< slow-path interrupt mode (hw_init) */
 	/** The parsed init-values file (ecore_init_fw.h); set before hw_init. */
 	const struct ecore_fw_image *fw;
 	uint32_t drv_version;		/**< sent with SET_VERSION and LOAD_REQ */
 };
 
+/** True for a QL45000 (BB). */
 #define ECORE_IS_BB(dev) ((dev)->chip == ECORE_CHIP_BB)
+/** True for a QL41000 (AH). */
 #define ECORE_IS_AH(dev) ((dev)->chip == ECORE_CHIP_AH)
+/** The first hwfn (the one that speaks for the device). */
 #define ECORE_LEADING_HWFN(dev) (&(dev)->hwfns[0])
+/** Loop @p i over the hwfns in use. */
 #define for_each_hwfn(dev, i) for ((i) = 0; (i) < (dev)->num_hwfns; (i)++)
 
 #endif /* _ECORE_H_ */

@@ -42,38 +42,68 @@ struct ecore_hw_init_params {
 	uint32_t spq_timeout_ms;
 };
 
-/** Early defaults of a zeroed @p p_dev (one hwfn, names). */
+/**
+ * Early defaults of a zeroed device (one hwfn, names).
+ * @param p_dev  The device, zeroed by the caller.
+ * @param name   For logs and memzone names.
+ */
 void ecore_init_struct(struct ecore_dev *p_dev, const char *name);
 
 /**
  * Open register access (PTT pool, global windows), learn the chip, the
  * function (ME registers), the MFW (SHMEM), the IGU CAM and the resources.
  * The caller has set bar_ops and bar_ctx.
+ * @param p_dev   The device.
+ * @param params  Options (NULL: none).
+ * @return 0, ECORE_NODEV (no device or no MFW), ECORE_NOTIMPL (100G CMT), or the
+ *   failing chapter's code; nothing is left allocated on failure.
  */
 enum _ecore_status_t ecore_hw_prepare(struct ecore_dev *p_dev,
 				      const struct ecore_hw_prepare_params *params);
 
-/** Allocate the ecore memory: runtime array, contexts (ILT), SPQ, EQ, SBs, DMAE. */
+/**
+ * Allocate the ecore memory: runtime array, contexts (ILT), SPQ, EQ, SBs, DMAE.
+ * @param p_dev  A prepared device with p_dev->fw set.
+ * @return 0, ECORE_INVAL (no firmware image) or ECORE_NOMEM; nothing left on failure.
+ */
 enum _ecore_status_t ecore_resc_alloc(struct ecore_dev *p_dev);
 
-/** Configure the slow-path elements into the runtime array (the chip may be in reset). */
+/**
+ * Configure the slow-path elements into the runtime array (the chip may be in reset).
+ * @param p_dev  A device after ecore_resc_alloc().
+ */
 void ecore_resc_setup(struct ecore_dev *p_dev);
 
 /**
  * Initialise the chip: LOAD_REQ, the init file's phases the MFW's answer asks
  * for (ENGINE, PORT, PF, QM_PF), overlays, IGU, PF_START, LOAD_DONE.
  * p_dev->fw must point at a parsed init-values file.
+ * @param p_dev   A device after ecore_resc_setup().
+ * @param params  Options (NULL: PF_START, POLL mode, default timeouts).
+ * @return 0; ECORE_CANCELED (load refused), ECORE_TIMEOUT (MFW, poll or ramrod),
+ *   ECORE_IO (ramrod or DMAE error) ...; the load is given back on failure.
  */
 enum _ecore_status_t ecore_hw_init(struct ecore_dev *p_dev,
 				   const struct ecore_hw_init_params *params);
 
-/** UNLOAD_REQ, PF_STOP, close the function's doors, UNLOAD_DONE (every hwfn). */
+/**
+ * UNLOAD_REQ, PF_STOP, close the function's doors, UNLOAD_DONE (every hwfn that
+ * hw_init brought up; it goes on after an error).
+ * @param p_dev  The device.
+ * @return 0 or the first error.
+ */
 enum _ecore_status_t ecore_hw_stop(struct ecore_dev *p_dev);
 
-/** Free what ecore_resc_alloc() took (safe after a partial allocation). */
+/**
+ * Free what ecore_resc_alloc() took (safe after a partial allocation).
+ * @param p_dev  The device.
+ */
 void ecore_resc_free(struct ecore_dev *p_dev);
 
-/** Free what ecore_hw_prepare() took; register access ends. */
+/**
+ * Free what ecore_hw_prepare() took; register access ends.
+ * @param p_dev  The device.
+ */
 void ecore_hw_remove(struct ecore_dev *p_dev);
 
 #endif /* _ECORE_DEV_API_H_ */

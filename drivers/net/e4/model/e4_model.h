@@ -67,56 +67,106 @@ struct e4m_stats {
 	uint64_t bar_writes;		/**< BAR0 writes */
 	uint64_t bad_accesses;		/**< BAR/GRC accesses to nothing (counted, ignored) */
 	uint64_t grc_writes;		/**< GRC dword writes (BAR or DMAE) */
-	uint64_t grc_reads;
+	uint64_t grc_reads;		/**< GRC dword reads */
 	uint64_t sem_ram_bytes[6];	/**< bytes written to each storm's RAM (X,Y,P,T,M,U SEM) */
 	uint64_t polls_answered;	/**< trigger -> done rules that fired */
 	uint64_t dma_faults;		/**< device accesses to host memory that was not DMA memory */
 	uint64_t dmae_cmds;		/**< DMAE commands executed */
-	uint64_t dmae_dwords;
+	uint64_t dmae_dwords;		/**< dwords they moved */
 	uint64_t dmae_errors;		/**< completed with the error bit (fault or bad address) */
 	uint64_t mb_cmds;		/**< MFW mailbox commands answered */
 	uint64_t mb_unanswered;		/**< ... ignored (MFW silent) */
 	uint64_t loads[3];		/**< LOAD_REQ answered ENGINE, PORT, FUNCTION */
-	uint64_t load_refusals;
-	uint64_t unloads;
+	uint64_t load_refusals;		/**< LOAD_REQ refused (fault) */
+	uint64_t unloads;		/**< UNLOAD_DONE */
 	uint64_t flrs;			/**< INITIATE_PF_FLR */
-	uint64_t doorbells;
+	uint64_t doorbells;		/**< BAR2 writes */
 	uint64_t ramrods;		/**< SPQ elements consumed */
 	uint64_t eqes;			/**< EQ elements posted */
 	uint64_t attentions;		/**< attention status-block updates */
 };
 
-/** Create an adapter (NULL config: the defaults). @return NULL on error (logged). */
+/**
+ * Create an adapter.
+ * @param name  For logs.
+ * @param cfg   What to model (NULL: the defaults).
+ * @return The adapter, or NULL on error (logged).
+ */
 struct e4m_dev *e4m_create(const char *name, const struct e4m_config *cfg);
-/** Destroy it (NULL is fine). */
+/**
+ * Destroy an adapter.
+ * @param m  The adapter (NULL is fine).
+ */
 void e4m_destroy(struct e4m_dev *m);
 
 /** The ops table the base layer reaches the model through. */
 extern const struct ecore_bar_ops e4m_bar_ops;
-/** The bar_ctx of PF @p pf (for struct ecore_dev.bar_ctx), or NULL. */
+/**
+ * @param m   The adapter.
+ * @param pf  A PF of it.
+ * @return The bar_ctx of PF @p pf (for struct ecore_dev.bar_ctx), or NULL.
+ */
 void *e4m_pf_ctx(struct e4m_dev *m, unsigned int pf);
 
-/** Turn a fault on (see enum e4m_fault for the arguments). @return 0 or -EINVAL. */
+/**
+ * Turn a fault on.
+ * @param m     The adapter.
+ * @param f     Which (enum e4m_fault says what its arguments mean).
+ * @param arg0  First argument.
+ * @param arg1  Second argument.
+ * @return 0 or -EINVAL.
+ */
 int e4m_fault_set(struct e4m_dev *m, enum e4m_fault f, uint32_t arg0, uint32_t arg1);
-/** Turn a fault off. */
+/**
+ * Turn a fault off.
+ * @param m  The adapter.
+ * @param f  Which.
+ */
 void e4m_fault_clear(struct e4m_dev *m, enum e4m_fault f);
-/** The fault named @p name ("mfw_silent", "load_refused", ...), or -1. */
+/**
+ * @param name  A fault's name ("mfw_silent", "load_refused", ...).
+ * @return Its enum e4m_fault value, or -1.
+ */
 int e4m_fault_by_name(const char *name);
 
 /**
  * Change port @p port's link as the MFW would on a cable event: SHMEM's
  * link_status, the MFW's LINK_CHANGE message counter and an attention to
  * every PF on the port.
+ * @param m           The adapter.
+ * @param port        The port.
+ * @param up          Cable in.
+ * @param speed_mbps  Line speed when up (0: the port's default).
+ * @return 0 or -EINVAL.
  */
 int e4m_link_set(struct e4m_dev *m, unsigned int port, bool up, uint32_t speed_mbps);
 
-/** Read GRC @p addr as the device has it. @return false if never written (val 0). */
+/**
+ * Read a GRC register as the device has it (no side effect).
+ * @param m     The adapter.
+ * @param addr  GRC byte address.
+ * @param val   Its value (0 if never written).
+ * @return false if never written.
+ */
 bool e4m_grc_peek(struct e4m_dev *m, uint32_t addr, uint32_t *val);
-/** Set GRC @p addr as device state (tests; no rule fires). */
+/**
+ * Set a GRC register as device state (tests; no rule fires).
+ * @param m     The adapter.
+ * @param addr  GRC byte address.
+ * @param val   Value.
+ */
 void e4m_grc_poke(struct e4m_dev *m, uint32_t addr, uint32_t val);
-/** The driver version PF @p pf told the MFW (LOAD_REQ, SET_VERSION), 0 if none. */
+/**
+ * @param m   The adapter.
+ * @param pf  A PF of it.
+ * @return The driver version the PF told the MFW (LOAD_REQ, SET_VERSION), 0 if none.
+ */
 uint32_t e4m_pf_drv_version(struct e4m_dev *m, unsigned int pf);
-/** Copy the counters. */
+/**
+ * Copy the counters.
+ * @param m   The adapter.
+ * @param st  Filled.
+ */
 void e4m_stats_get(struct e4m_dev *m, struct e4m_stats *st);
 
 #ifdef __cplusplus
