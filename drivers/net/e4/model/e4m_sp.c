@@ -258,13 +258,18 @@ eqe_cons_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, v
 
 /* ---- ILT lookup ---- */
 
-/* The context of PF @p pf's CID @p cid in host memory, or NULL (why: logged). */
+/*
+ * The context of PF @p pf's CID @p cid in host memory, or NULL (why: logged).
+ * @p need: the bytes of it the caller touches; a context size (the driver's
+ * CDU programming) below that is refused, so nothing past the bytes checked
+ * as host memory is read or written.
+ */
 static uint8_t *
-cid_context(struct e4m_dev *m, unsigned int pf, uint32_t cid)
+cid_context(struct e4m_dev *m, unsigned int pf, uint32_t cid, uint32_t need)
 {
 	struct e4m_sp_pf *p = &m->sp->pfs[pf];
-	uint32_t params, size, per_page, line, lo, hi;
-	uint64_t e;
+	uint32_t params, size, per_page, lo, hi;
+	uint64_t e, line;
 
 	e4m_grc_get(m, CDU_REG_CID_ADDR_PARAMS, &params);
 	size = params & 0xfff;
@@ -273,17 +278,24 @@ cid_context(struct e4m_dev *m, unsigned int pf, uint32_t cid)
 		E4M_LOG(m, WARNING, "PF %u CID %u: CDU/ILT not programmed", pf, cid);
 		return NULL;
 	}
-	line = p->cduc_first + cid / per_page;
-	if (line > p->cduc_last || line >= PSWRQ2_REG_ILT_MEMORY_LINES) {
-		E4M_LOG(m, WARNING, "PF %u CID %u: ILT line %u beyond the PF's last (%u)", pf, cid,
-			line, p->cduc_last);
+	if (size < need) {
+		E4M_LOG(m, WARNING, "PF %u CID %u: CDU context size %u is below the %u bytes used",
+			pf, cid, size, need);
 		return NULL;
 	}
-	e4m_grc_get(m, PSWRQ2_REG_ILT_MEMORY + line * 8, &lo);
-	e4m_grc_get(m, PSWRQ2_REG_ILT_MEMORY + line * 8 + 4, &hi);
+	/* 64 bits: a first line near 2^32 must not wrap to a low line */
+	line = (uint64_t)p->cduc_first + cid / per_page;
+	if (line > p->cduc_last || line >= PSWRQ2_REG_ILT_MEMORY_LINES) {
+		E4M_LOG(m, WARNING, "PF %u CID %u: ILT line %" PRIu64 " beyond the PF's last (%u)",
+			pf, cid, line, p->cduc_last);
+		return NULL;
+	}
+	e4m_grc_get(m, PSWRQ2_REG_ILT_MEMORY + (uint32_t)line * 8, &lo);
+	e4m_grc_get(m, PSWRQ2_REG_ILT_MEMORY + (uint32_t)line * 8 + 4, &hi);
 	e = (uint64_t)hi << 32 | lo;
 	if (!(e & ILT_ENTRY_VALID)) {
-		E4M_LOG(m, WARNING, "PF %u CID %u: ILT line %u not valid", pf, cid, line);
+		E4M_LOG(m, WARNING, "PF %u CID %u: ILT line %" PRIu64 " not valid", pf, cid,
+			line);
 		return NULL;
 	}
 	return e4m_dma(m, ((e & ILT_ENTRY_ADDR_MASK) << 12) + (uint64_t)(cid % per_page) * size,
@@ -508,7 +520,7 @@ spq_doorbell(struct e4m_dev *m, unsigned int pf, uint32_t cid, uint16_t prod)
 	uint64_t base;
 	uint16_t cons;
 
-	ctx = cid_context(m, pf, cid);
+	ctx = cid_context(m, pf, cid, XSTORM_CORE_SPQ_CONS + 2);
 	if (ctx == NULL) {
 		p->st.spq_faults++;
 		return;
