@@ -284,12 +284,14 @@ mfw_command(struct e4m_dev *m, unsigned int pf, uint32_t mb, uint32_t cmd, uint3
 		return do_unload_req(m, pf);
 	case DRV_MSG_CODE_UNLOAD_DONE:
 		fn_release(m, pf);
+		e4m_sp_pf_reset(m, pf);
 		return FW_MSG_CODE_DRV_UNLOAD_DONE;
 	case DRV_MSG_CODE_INITIATE_PF_FLR:
 		m->stats.flrs++;
 		if (f->fn[pf].state != FN_NONE)
 			E4M_LOG(m, INFO, "PF %u: FLR clears a load never unloaded", pf);
 		fn_release(m, pf);
+		e4m_sp_pf_reset(m, pf);
 		return FW_MSG_CODE_OK;
 	case DRV_MSG_CODE_INIT_PHY:
 		return do_init_phy(m, pf, mb);

@@ -41,6 +41,7 @@ struct e4m_sp_pf {
 struct e4m_late {
 	struct e4m_late *next;
 	unsigned int pf;
+	bool dropped;		/* its PF was reset since: drop it when due */
 	struct event_ring_entry eqe;
 };
 
@@ -358,7 +359,14 @@ late_cb(void *arg)
 		if (m->sp->late_head == NULL)
 			m->sp->late_tail = NULL;
 		m->sp->pfs[l->pf].st.eqes_late++;
-		eq_post(m, l->pf, &l->eqe);
+		if (l->dropped) {
+			m->sp->pfs[l->pf].st.eq_drops++;
+			E4M_LOG(m, WARNING, "PF %u: late EQE %u/%u echo %u dropped (the PF "
+				"was unloaded or reset since)", l->pf, l->eqe.protocol_id,
+				l->eqe.opcode, OMNI_LE16(l->eqe.echo));
+		} else {
+			eq_post(m, l->pf, &l->eqe);
+		}
 	}
 	ecore_osal_spin_unlock(&m->lock);
 	ecore_osal_free(l);
@@ -387,6 +395,20 @@ eq_post_late(struct e4m_dev *m, unsigned int pf, const struct event_ring_entry *
 	else
 		m->sp->late_head = l;
 	m->sp->late_tail = l;
+}
+
+void
+e4m_sp_pf_reset(struct e4m_dev *m, unsigned int pf)
+{
+	struct e4m_late *l;
+
+	if (m->sp == NULL || pf >= E4M_MAX_PFS)
+		return;
+	m->sp->pfs[pf].st.started = false;
+	/* marked, not unlinked: each pending alarm pops one entry */
+	for (l = m->sp->late_head; l != NULL; l = l->next)
+		if (l->pf == pf)
+			l->dropped = true;
 }
 
 /* ---- ramrods ---- */
