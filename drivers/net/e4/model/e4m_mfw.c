@@ -16,7 +16,8 @@
  * UNLOAD_REQ answers the mirror code (the last on the engine ENGINE, the last
  * on its port PORT, else FUNCTION); the counts go down at UNLOAD_DONE.
  * INITIATE_PF_FLR clears a function left loaded (an unclean exit), so its
- * next LOAD_REQ is answered as if it had unloaded.
+ * next LOAD_REQ is answered as if it had unloaded. UNLOAD_DONE and
+ * INITIATE_PF_FLR also end the function's slow path (e4m_sp_pf_reset()).
  *
  * Model choices (doc/e4.md lists them):
  * - a LOAD_REQ from a function that is loaded already (no UNLOAD, no FLR) is
