@@ -12,8 +12,12 @@
  * file says.
  */
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <rte_log.h>
 
 #include "test_case.h"
 #include "test_eal.h"
@@ -362,6 +366,66 @@ test_unclean_exit_then_flr(void **state)
 	e4m_destroy(m);
 }
 
+/* What @p fn logged (the log stream captured in a temporary file); free() it. */
+static char *
+logged(void (*fn)(void *), void *arg)
+{
+	FILE *f = tmpfile();
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(rte_openlog_stream(f), 0);
+	fn(arg);
+	rte_openlog_stream(NULL);
+	fflush(f);
+	n = ftell(f);
+	buf = calloc(1, n + 1);
+	assert_non_null(buf);
+	rewind(f);
+	assert_int_equal(fread(buf, 1, n, f), (size_t)n);
+	fclose(f);
+	return buf;
+}
+
+struct open_run {
+	struct e4_args *a;
+	struct e4m_dev *m;
+	int rc;
+};
+
+static void
+open_run(void *arg)
+{
+	struct open_run *r = arg;
+	struct e4_pf pf;
+
+	r->rc = e4_pf_open(&pf, "nopf", r->a, r->m);
+}
+
+/* Opening a PF the adapter does not have fails with -ENODEV and says which. */
+static void
+test_open_of_a_pf_the_model_lacks_says_so(void **state)
+{
+	unsigned int dma0 = ecore_osal_dma_in_use();
+	struct open_run r;
+	struct e4_args a;
+	char *log;
+
+	(void)state;
+	args_for(&a, NULL);
+	r.a = &a;
+	r.m = model_for(&a, "nopf");
+	a.pf = 3;	/* the model has one */
+	log = logged(open_run, &r);
+	assert_int_equal(r.rc, -ENODEV);
+	if (strstr(log, "PF 3 is not on the adapter") == NULL)
+		fail_msg("the log does not name the missing PF:\n%s", log);
+	free(log);
+	assert_int_equal(ecore_osal_dma_in_use(), dma0);
+	e4m_destroy(r.m);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -379,6 +443,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_fault_dmae_error),
 		cmocka_unit_test(test_fault_eqe_late_within_wait),
 		cmocka_unit_test(test_unclean_exit_then_flr),
+		cmocka_unit_test(test_open_of_a_pf_the_model_lacks_says_so),
 	};
 
 	test_case_filter(argc, argv);

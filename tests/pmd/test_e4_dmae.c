@@ -288,6 +288,78 @@ test_bad_host_address_is_an_error_and_a_counted_fault(void **state)
 	rig_close(&r);
 }
 
+/* Post one raw command on channel @p ch (a test's own, not the client's). */
+static void
+raw_cmd(struct rig *r, unsigned int ch, const uint32_t *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < DMAE_CMD_SIZE_DW; i++)
+		ecore_wr(r->h, r->ptt, DMAE_REG_CMD_MEM + (ch * DMAE_CMD_SIZE_DW + i) * 4, c[i]);
+	ecore_wr(r->h, r->ptt, DMAE_REG_GO_C0 + 4 * ch, DMAE_GO_VALUE);
+}
+
+/*
+ * GRC addresses in a command are dwords with the high word 0: a command whose
+ * GRC address has high bits set (bits the engine's GRC side does not have)
+ * moves nothing and completes with the error bit; it must not land at the
+ * address its low 32 bits alias to (nor may its GRC completion).
+ */
+static void
+test_grc_address_high_bits_are_an_error_not_an_alias(void **state)
+{
+	struct ecore_dma_mem b;
+	uint32_t c[DMAE_CMD_SIZE_DW] = { 0 }, v;
+	struct e4m_stats st;
+	struct rig r;
+
+	(void)state;
+	rig_open(&r);
+	assert_int_equal(ecore_osal_dma_alloc(&b, "dmaet", "hi", 0, 4096, 64), 0);
+	memset(b.va, 0x5a, 4096);
+	/* host -> GRC, GRC address 0x40000000_xxxxxxxx: (dst + len) * 4 wraps */
+	c[DMAE_CMD_OPCODE_DW] = DMAE_CMD_DST_GRC << DMAE_CMD_DST_SHIFT | DMAE_CMD_COMP_WORD_EN |
+		DMAE_CMD_ERR_HANDLING_COMP_WITH_ERR << DMAE_CMD_ERR_HANDLING_SHIFT;
+	c[DMAE_CMD_SRC_LO_DW] = (uint32_t)b.iova;
+	c[DMAE_CMD_SRC_HI_DW] = (uint32_t)(b.iova >> 32);
+	c[DMAE_CMD_DST_LO_DW] = GRC_AREA / 4;
+	c[DMAE_CMD_DST_HI_DW] = 0x40000000;
+	c[DMAE_CMD_LEN_DW] = 4;
+	c[DMAE_CMD_COMP_LO_DW] = (uint32_t)(b.iova + 2048);
+	c[DMAE_CMD_COMP_HI_DW] = (uint32_t)((b.iova + 2048) >> 32);
+	c[DMAE_CMD_COMP_VAL_DW] = 0x1234;
+	raw_cmd(&r, DMAE_NUM_CHANNELS - 1, c);
+	assert_false(e4m_grc_peek(r.m, GRC_AREA, &v));
+	assert_int_equal(omni_get_le32((uint8_t *)b.va + 2048),
+			 0x1234 | DMAE_COMPLETION_ERROR_BIT);
+	/* GRC -> host from such an address: nothing read, the buffer untouched */
+	c[DMAE_CMD_OPCODE_DW] = DMAE_CMD_SRC_GRC | DMAE_CMD_DST_PCIE << DMAE_CMD_DST_SHIFT |
+		DMAE_CMD_COMP_WORD_EN |
+		DMAE_CMD_ERR_HANDLING_COMP_WITH_ERR << DMAE_CMD_ERR_HANDLING_SHIFT;
+	c[DMAE_CMD_SRC_LO_DW] = (GRC_AREA + 0x200) / 4;
+	c[DMAE_CMD_SRC_HI_DW] = 0xffffffff;
+	c[DMAE_CMD_DST_LO_DW] = (uint32_t)(b.iova + 512);
+	c[DMAE_CMD_DST_HI_DW] = (uint32_t)((b.iova + 512) >> 32);
+	raw_cmd(&r, DMAE_NUM_CHANNELS - 1, c);
+	assert_int_equal(omni_get_le32((uint8_t *)b.va + 512), 0x5a5a5a5a);
+	/* a GRC completion address with high bits: no write at its alias */
+	c[DMAE_CMD_OPCODE_DW] = DMAE_CMD_DST_PCIE << DMAE_CMD_DST_SHIFT | DMAE_CMD_COMP_WORD_EN |
+		DMAE_CMD_C_DST_GRC;
+	c[DMAE_CMD_SRC_LO_DW] = (uint32_t)b.iova;
+	c[DMAE_CMD_SRC_HI_DW] = (uint32_t)(b.iova >> 32);
+	c[DMAE_CMD_DST_LO_DW] = (uint32_t)(b.iova + 1024);
+	c[DMAE_CMD_DST_HI_DW] = (uint32_t)((b.iova + 1024) >> 32);
+	c[DMAE_CMD_COMP_LO_DW] = (GRC_AREA + 0x100) / 4;
+	c[DMAE_CMD_COMP_HI_DW] = 0x40000000;
+	raw_cmd(&r, DMAE_NUM_CHANNELS - 1, c);
+	assert_false(e4m_grc_peek(r.m, GRC_AREA + 0x100, &v));
+	st = stats(&r);
+	assert_int_equal(st.dmae_errors, 2);
+	assert_true(st.bad_accesses >= 3);
+	ecore_osal_dma_free(&b);
+	rig_close(&r);
+}
+
 static void
 test_misuse_is_refused(void **state)
 {
@@ -321,6 +393,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_sanity_passes_and_fails_on_error_completion),
 		cmocka_unit_test(test_dmae_error_fault_gives_ecore_io_and_moves_nothing),
 		cmocka_unit_test(test_bad_host_address_is_an_error_and_a_counted_fault),
+		cmocka_unit_test(test_grc_address_high_bits_are_an_error_not_an_alias),
 		cmocka_unit_test(test_misuse_is_refused),
 	};
 

@@ -448,6 +448,41 @@ test_eqe_late(void **state)
 	fx_destroy(&f);
 }
 
+/*
+ * A late EQE whose PF gave up (PF_START timed out, the load given back with
+ * UNLOAD_REQ/UNLOAD_DONE as hw_init's unwind does, the EQ freed) is dropped
+ * and counted when its delay ends, even when the PF is up again by then with
+ * a new EQ: the stale completion must not be written into memory the driver
+ * freed, nor into the new EQ as if it answered the new PF_START.
+ */
+static void
+test_late_eqe_after_unload_is_dropped(void **state)
+{
+	struct e4m_sp_pf_stats ps0, ps;
+	struct fx f;
+
+	(void)state;
+	fx_create(&f, 0);
+	fx_up(&f, 50);
+	assert_int_equal(e4m_sp_pf_stats_get(f.m, 0, &ps0), 0);
+	assert_int_equal(e4m_fault_set(f.m, E4M_FAULT_EQE_LATE, 300, 0), 0);
+	assert_int_equal(ecore_sp_pf_start(f.h, f.ptt, 0, false), ECORE_TIMEOUT);
+	e4m_fault_clear(f.m, E4M_FAULT_EQE_LATE);
+	assert_int_equal(ecore_mcp_unload_req(f.h, f.ptt), 0);
+	assert_int_equal(ecore_mcp_unload_done(f.h, f.ptt), 0);
+	fx_down(&f);
+	/* up again before the late EQE's 300 ms are over */
+	fx_up(&f, 1000);
+	assert_int_equal(ecore_sp_pf_start(f.h, f.ptt, 0, false), 0);
+	TEST_WAIT((e4m_sp_pf_stats_get(f.m, 0, &ps), ps.eqes_late == ps0.eqes_late + 1),
+		  TEST_WAIT_MS);
+	assert_int_equal(ps.eqes, ps0.eqes + 1);	/* the new PF_START's only */
+	assert_int_equal(ps.eq_drops, ps0.eq_drops + 1);
+	assert_int_equal(ecore_sp_pf_stop(f.h), 0);
+	fx_down(&f);
+	fx_destroy(&f);
+}
+
 /* What the MFW does on a link change, to the attention side: e4m_priv.h's call, under the lock. */
 static void
 raise_mcp_attention(struct e4m_dev *m, unsigned int pf)
@@ -657,6 +692,42 @@ test_chain_memory(void **state)
 	assert_int_equal(ecore_osal_dma_in_use(), dma0);
 }
 
+/*
+ * The CDU's context size is the driver's (CDU_REG_CID_ADDR_PARAMS): when it is
+ * smaller than the core context's SPQ fields the model reads and writes (base,
+ * consumer), the doorbell is a counted fault, not an access past the bytes the
+ * model checked as host memory.
+ */
+static void
+test_spq_context_smaller_than_its_fields(void **state)
+{
+	struct e4m_sp_pf_stats ps0, ps;
+	uint32_t params;
+	struct fx f;
+
+	(void)state;
+	fx_create(&f, 0);
+	fx_up(&f, 1000);
+	assert_int_equal(ecore_sp_pf_start(f.h, f.ptt, 0, false), 0);
+	assert_int_equal(e4m_sp_pf_stats_get(f.m, 0, &ps0), 0);
+	assert_true(e4m_grc_peek(f.m, CDU_REG_CID_ADDR_PARAMS, &params));
+	/* 16-byte contexts, same count a page: the SPQ fields sit past the context */
+	ecore_wr(f.h, f.ptt, CDU_REG_CID_ADDR_PARAMS, (params & ~0xfffu) | 16);
+	ecore_spq_set_block_timeout_ms(f.h, 50);
+	assert_int_equal(ecore_sp_heartbeat_ramrod(f.h), ECORE_TIMEOUT);
+	assert_int_equal(e4m_sp_pf_stats_get(f.m, 0, &ps), 0);
+	assert_int_equal(ps.spq_faults, ps0.spq_faults + 1);
+	assert_int_equal(ps.ramrods, ps0.ramrods);
+	/* the right size again: the next doorbell finds the ring and runs both */
+	ecore_wr(f.h, f.ptt, CDU_REG_CID_ADDR_PARAMS, params);
+	ecore_spq_set_block_timeout_ms(f.h, 1000);
+	assert_int_equal(ecore_sp_pf_stop(f.h), 0);
+	assert_int_equal(e4m_sp_pf_stats_get(f.m, 0, &ps), 0);
+	assert_int_equal(ps.ramrods, ps0.ramrods + 2);
+	fx_down(&f);
+	fx_destroy(&f);
+}
+
 /* A PF with no CAM line; an SPQ doorbell before the ILT is programmed. */
 static void
 test_refusals(void **state)
@@ -690,11 +761,13 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_ramrod_error),
 		cmocka_unit_test(test_eqe_never),
 		cmocka_unit_test(test_eqe_late),
+		cmocka_unit_test(test_late_eqe_after_unload_is_dropped),
 		cmocka_unit_test(test_mcp_attention),
 		cmocka_unit_test(test_fastpath_sb),
 		cmocka_unit_test(test_cids),
 		cmocka_unit_test(test_chain_memory),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_spq_context_smaller_than_its_fields),
 	};
 
 	test_case_filter(argc, argv);

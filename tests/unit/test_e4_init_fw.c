@@ -872,6 +872,23 @@ test_bad_files(void **state)
 	omni_put_le32(file + fwb_slot_at(ECORE_FW_BUF_IRO) + 4, 12 * 10);
 	expect_refusal(file, n, "INIT_IRO: 10 entries, the 8.42.2.0 profile needs 69");
 
+	/* a dword buffer at an offset that is not a multiple of 4 (the same good
+	 * INIT_VAL, copied one byte past the blob's end): the runner hands
+	 * INIT_VAL's arrays to the DMAE client as dwords */
+	fwb_base(b);
+	n = fwb_emit(b, file, sizeof(file));
+	{
+		size_t v = fwb_buf_at(file, ECORE_FW_BUF_INIT_VAL), moved = n - 4 + 1;
+		uint32_t vlen = omni_get_le32(file + fwb_slot_at(ECORE_FW_BUF_INIT_VAL) + 4);
+
+		memcpy(file + moved, file + v, vlen);
+		memset(file + moved + vlen, 0, 4);	/* the debug section */
+		omni_put_le32(file, moved + vlen);
+		omni_put_le32(file + fwb_slot_at(ECORE_FW_BUF_INIT_VAL), moved - FWB_BLOB);
+		expect_refusal(file, moved + vlen + 4, "buffer INIT_VAL: offset 0x");
+		expect_refusal(file, moved + vlen + 4, "is not a multiple of 4");
+	}
+
 	/* unknown version, refused by its version */
 	fwb_base(b);
 	b->minor = 37;

@@ -207,6 +207,7 @@ e4_pf_open(struct e4_pf *pf, const char *name, const struct e4_args *a, struct e
 	pf->dev.bar_ctx = e4m_pf_ctx(pf->model, a->pf);
 	pf->dev.fw = pf->fw;
 	if (pf->dev.bar_ctx == NULL) {
+		ECORE_LOG(ERR, "%s: PF %u is not on the adapter", name, a->pf);
 		rc = -ENODEV;
 		goto fail;
 	}

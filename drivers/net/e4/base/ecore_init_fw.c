@@ -260,6 +260,11 @@ parse_slot(struct parse_ctx *c, const uint8_t *blob, uint32_t blob_len, uint32_t
 		return refuse(c, "buffer %s: offset 0x%x length %u outside the blob "
 			      "(table 0x%x, blob %u bytes)", buf_names[i], off, len, first,
 			      blob_len);
+	/* Dword buffers sit on dword offsets (the real files' do): the runner
+	 * hands INIT_VAL's arrays to the DMAE client as uint32_t data. */
+	if (i != ECORE_FW_BUF_VER_INFO && i != ECORE_FW_BUF_MODE_TREE && off % 4 != 0)
+		return refuse(c, "buffer %s: offset 0x%x is not a multiple of 4", buf_names[i],
+			      off);
 	c->img->buf[i].p = blob + off;
 	c->img->buf[i].len = len;
 	return ECORE_SUCCESS;

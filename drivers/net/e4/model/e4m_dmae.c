@@ -28,6 +28,20 @@ cmd_fn(struct e4m_dev *m, struct e4m_fn *writer, uint32_t pf)
 	return pf < m->cfg.num_pfs ? &m->fns[pf] : writer;
 }
 
+/* Whether GRC dwords [dw, dw + len) are in the GRC space: the command's
+ * 64-bit address field is the driver's, so its high bits are checked, never
+ * truncated into an alias of a low address (nor let to wrap the sum). */
+static bool
+grc_range_ok(struct e4m_dev *m, uint64_t dw, uint32_t len)
+{
+	if (dw < E4M_GRC_SPACE / 4 && len <= E4M_GRC_SPACE / 4 - dw)
+		return true;
+	m->stats.bad_accesses++;
+	E4M_LOG(m, WARNING, "DMAE GRC address 0x%" PRIx64 " (dwords, +%u) outside the GRC space",
+		dw, len);
+	return false;
+}
+
 /* Move the data; false on an error (nothing or part moved). */
 static bool
 dmae_move(struct e4m_dev *m, struct e4m_fn *fn, const uint32_t *c)
@@ -48,9 +62,9 @@ dmae_move(struct e4m_dev *m, struct e4m_fn *fn, const uint32_t *c)
 	if (len == 0)
 		return true;
 	/* Check both ends before moving anything. */
-	if (src_grc ? (src + len) * 4 > E4M_GRC_SPACE : (s = e4m_dma(m, src, len * 4ull)) == NULL)
+	if (src_grc ? !grc_range_ok(m, src, len) : (s = e4m_dma(m, src, len * 4ull)) == NULL)
 		return false;
-	if (dst_t == DMAE_CMD_DST_GRC ? (dst + len) * 4 > E4M_GRC_SPACE :
+	if (dst_t == DMAE_CMD_DST_GRC ? !grc_range_ok(m, dst, len) :
 	    (d = e4m_dma(m, dst, len * 4ull)) == NULL)
 		return false;
 	if (!src_grc && d != NULL) {
@@ -88,10 +102,8 @@ dmae_complete(struct e4m_dev *m, struct e4m_fn *fn, const uint32_t *c, bool ok)
 	if (!(op & DMAE_CMD_COMP_WORD_EN))
 		return;
 	if (op & DMAE_CMD_C_DST_GRC) {
-		if (ca * 4 < E4M_GRC_SPACE)
+		if (grc_range_ok(m, ca, 1))
 			e4m_grc_write(m, fn, (uint32_t)ca * 4, val);
-		else
-			m->stats.bad_accesses++;
 		return;
 	}
 	p = e4m_dma(m, ca, 4);

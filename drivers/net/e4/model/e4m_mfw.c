@@ -16,7 +16,8 @@
  * UNLOAD_REQ answers the mirror code (the last on the engine ENGINE, the last
  * on its port PORT, else FUNCTION); the counts go down at UNLOAD_DONE.
  * INITIATE_PF_FLR clears a function left loaded (an unclean exit), so its
- * next LOAD_REQ is answered as if it had unloaded.
+ * next LOAD_REQ is answered as if it had unloaded. UNLOAD_DONE and
+ * INITIATE_PF_FLR also end the function's slow path (e4m_sp_pf_reset()).
  *
  * Model choices (doc/e4.md lists them):
  * - a LOAD_REQ from a function that is loaded already (no UNLOAD, no FLR) is
@@ -296,12 +297,14 @@ mfw_command(struct e4m_dev *m, unsigned int pf, uint32_t mb, uint32_t cmd, uint3
 		return do_unload_req(m, pf);
 	case DRV_MSG_CODE_UNLOAD_DONE:
 		fn_release(m, pf);
+		e4m_sp_pf_reset(m, pf);
 		return FW_MSG_CODE_DRV_UNLOAD_DONE;
 	case DRV_MSG_CODE_INITIATE_PF_FLR:
 		m->stats.flrs++;
 		if (f->fn[pf].state != FN_NONE)
 			E4M_LOG(m, INFO, "PF %u: FLR clears a load never unloaded", pf);
 		fn_release(m, pf);
+		e4m_sp_pf_reset(m, pf);
 		return FW_MSG_CODE_OK;
 	case DRV_MSG_CODE_INIT_PHY:
 		return do_init_phy(m, pf, mb);

@@ -116,6 +116,12 @@ void e4m_dmae_fini(struct e4m_dev *m);
 int e4m_storm_init(struct e4m_dev *m);
 int e4m_sp_init(struct e4m_dev *m);
 void e4m_sp_fini(struct e4m_dev *m);
+/**
+ * PF @p pf's function-level state ends (the MFW's UNLOAD_DONE or its FLR): the
+ * slow path is not started and EQEs still pending for it (E4M_FAULT_EQE_LATE)
+ * are dropped when due, never written to an EQ the driver has freed or remade.
+ */
+void e4m_sp_pf_reset(struct e4m_dev *m, unsigned int pf);
 /** Raise an attention on PF @p pf's attention status block (bits @p bits). */
 void e4m_sp_attention(struct e4m_dev *m, unsigned int pf, uint32_t bits);
 

@@ -41,6 +41,7 @@ struct e4m_sp_pf {
 struct e4m_late {
 	struct e4m_late *next;
 	unsigned int pf;
+	bool dropped;		/* its PF was reset since: drop it when due */
 	struct event_ring_entry eqe;
 };
 
@@ -258,13 +259,18 @@ eqe_cons_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, v
 
 /* ---- ILT lookup ---- */
 
-/* The context of PF @p pf's CID @p cid in host memory, or NULL (why: logged). */
+/*
+ * The context of PF @p pf's CID @p cid in host memory, or NULL (why: logged).
+ * @p need: the bytes of it the caller touches; a context size (the driver's
+ * CDU programming) below that is refused, so nothing past the bytes checked
+ * as host memory is read or written.
+ */
 static uint8_t *
-cid_context(struct e4m_dev *m, unsigned int pf, uint32_t cid)
+cid_context(struct e4m_dev *m, unsigned int pf, uint32_t cid, uint32_t need)
 {
 	struct e4m_sp_pf *p = &m->sp->pfs[pf];
-	uint32_t params, size, per_page, line, lo, hi;
-	uint64_t e;
+	uint32_t params, size, per_page, lo, hi;
+	uint64_t e, line;
 
 	e4m_grc_get(m, CDU_REG_CID_ADDR_PARAMS, &params);
 	size = params & 0xfff;
@@ -273,17 +279,24 @@ cid_context(struct e4m_dev *m, unsigned int pf, uint32_t cid)
 		E4M_LOG(m, WARNING, "PF %u CID %u: CDU/ILT not programmed", pf, cid);
 		return NULL;
 	}
-	line = p->cduc_first + cid / per_page;
-	if (line > p->cduc_last || line >= PSWRQ2_REG_ILT_MEMORY_LINES) {
-		E4M_LOG(m, WARNING, "PF %u CID %u: ILT line %u beyond the PF's last (%u)", pf, cid,
-			line, p->cduc_last);
+	if (size < need) {
+		E4M_LOG(m, WARNING, "PF %u CID %u: CDU context size %u is below the %u bytes used",
+			pf, cid, size, need);
 		return NULL;
 	}
-	e4m_grc_get(m, PSWRQ2_REG_ILT_MEMORY + line * 8, &lo);
-	e4m_grc_get(m, PSWRQ2_REG_ILT_MEMORY + line * 8 + 4, &hi);
+	/* 64 bits: a first line near 2^32 must not wrap to a low line */
+	line = (uint64_t)p->cduc_first + cid / per_page;
+	if (line > p->cduc_last || line >= PSWRQ2_REG_ILT_MEMORY_LINES) {
+		E4M_LOG(m, WARNING, "PF %u CID %u: ILT line %" PRIu64 " beyond the PF's last (%u)",
+			pf, cid, line, p->cduc_last);
+		return NULL;
+	}
+	e4m_grc_get(m, PSWRQ2_REG_ILT_MEMORY + (uint32_t)line * 8, &lo);
+	e4m_grc_get(m, PSWRQ2_REG_ILT_MEMORY + (uint32_t)line * 8 + 4, &hi);
 	e = (uint64_t)hi << 32 | lo;
 	if (!(e & ILT_ENTRY_VALID)) {
-		E4M_LOG(m, WARNING, "PF %u CID %u: ILT line %u not valid", pf, cid, line);
+		E4M_LOG(m, WARNING, "PF %u CID %u: ILT line %" PRIu64 " not valid", pf, cid,
+			line);
 		return NULL;
 	}
 	return e4m_dma(m, ((e & ILT_ENTRY_ADDR_MASK) << 12) + (uint64_t)(cid % per_page) * size,
@@ -346,7 +359,14 @@ late_cb(void *arg)
 		if (m->sp->late_head == NULL)
 			m->sp->late_tail = NULL;
 		m->sp->pfs[l->pf].st.eqes_late++;
-		eq_post(m, l->pf, &l->eqe);
+		if (l->dropped) {
+			m->sp->pfs[l->pf].st.eq_drops++;
+			E4M_LOG(m, WARNING, "PF %u: late EQE %u/%u echo %u dropped (the PF "
+				"was unloaded or reset since)", l->pf, l->eqe.protocol_id,
+				l->eqe.opcode, OMNI_LE16(l->eqe.echo));
+		} else {
+			eq_post(m, l->pf, &l->eqe);
+		}
 	}
 	ecore_osal_spin_unlock(&m->lock);
 	ecore_osal_free(l);
@@ -375,6 +395,20 @@ eq_post_late(struct e4m_dev *m, unsigned int pf, const struct event_ring_entry *
 	else
 		m->sp->late_head = l;
 	m->sp->late_tail = l;
+}
+
+void
+e4m_sp_pf_reset(struct e4m_dev *m, unsigned int pf)
+{
+	struct e4m_late *l;
+
+	if (m->sp == NULL || pf >= E4M_MAX_PFS)
+		return;
+	m->sp->pfs[pf].st.started = false;
+	/* marked, not unlinked: each pending alarm pops one entry */
+	for (l = m->sp->late_head; l != NULL; l = l->next)
+		if (l->pf == pf)
+			l->dropped = true;
 }
 
 /* ---- ramrods ---- */
@@ -508,7 +542,7 @@ spq_doorbell(struct e4m_dev *m, unsigned int pf, uint32_t cid, uint16_t prod)
 	uint64_t base;
 	uint16_t cons;
 
-	ctx = cid_context(m, pf, cid);
+	ctx = cid_context(m, pf, cid, XSTORM_CORE_SPQ_CONS + 2);
 	if (ctx == NULL) {
 		p->st.spq_faults++;
 		return;
