@@ -87,6 +87,7 @@ guest_complete() {
 # it is fetched here and never committed.
 fw_dir="$sdk_root/firmware-qlogic"
 fw_file="$fw_dir/lib/firmware/qed/qed_init_values_zipped-8.42.2.0.bin"
+fw_version=20230210-5
 fw_deb_sha256=2c1a254d2c496ef0be29d5eeb016113825785b13ca87ec5e3246bd109ff61897
 fw_complete() {
 	[ -s "$fw_file" ]
@@ -119,7 +120,7 @@ fetch_firmware() (
 	EOF
 	log "fetching firmware-qlogic from Debian's non-free-firmware component"
 	fw_apt "$work" update >/dev/null
-	(cd "$work/deb" && fw_apt "$work" download firmware-qlogic >/dev/null)
+	(cd "$work/deb" && fw_apt "$work" download "firmware-qlogic=$fw_version" >/dev/null)
 	deb=$(ls "$work"/deb/firmware-qlogic_*.deb)
 	sum=$(sha256sum "$deb" | cut -d' ' -f1)
 	if [ "$sum" != "$fw_deb_sha256" ]; then

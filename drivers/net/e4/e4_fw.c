@@ -34,6 +34,7 @@ read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t err_le
 	}
 	b = ecore_osal_zalloc(sb.st_size ? sb.st_size : 1);
 	if (b == NULL) {
+		snprintf(err, err_len, "%s: no memory for %zu bytes", path, (size_t)sb.st_size);
 		fclose(f);
 		return ECORE_NOMEM;
 	}

@@ -768,9 +768,10 @@ ecore_mcp_get_resources(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt)
 	pfs = bb ? 8 : 16;
 	hw->num_mac_filters = 512 / pfs;
 	if (resp == FW_MSG_CODE_RESOURCE_ALLOC_OK) {
-		hw->num_sbs = got[0];
-		hw->num_l2_queues = got[1];
-		hw->num_vports = got[2];
+		/* The MFW's answer, never past the chip's own limits. */
+		hw->num_sbs = RTE_MIN(got[0], bb ? 288u : 368u);
+		hw->num_l2_queues = RTE_MIN(got[1], bb ? 256u : 320u);
+		hw->num_vports = RTE_MIN(got[2], bb ? 160u : 208u);
 		info->resc_source = ECORE_RESC_SOURCE_MFW;
 	} else {
 		hw->num_sbs = (bb ? 288 : 368) / pfs;
@@ -781,7 +782,7 @@ ecore_mcp_get_resources(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt)
 	/* Never more SBs than the IGU CAM gave this PF (when hw_prepare read it). */
 	if (hw->igu_sb_cnt != 0 && hw->num_sbs > hw->igu_sb_cnt)
 		hw->num_sbs = hw->igu_sb_cnt;
-	ECORE_LOG(NOTICE, "%s: resources from %s (MFW answer 0x%08x): %u SBs, %u L2 queues, %u vports, %u MAC filters",
+	ECORE_LOG(INFO, "%s: resources from %s (MFW answer 0x%08x): %u SBs, %u L2 queues, %u vports, %u MAC filters",
 		  p_hwfn->name,
 		  info->resc_source == ECORE_RESC_SOURCE_MFW ? "the MFW" : "the built-in defaults",
 		  resp, hw->num_sbs, hw->num_l2_queues, hw->num_vports, hw->num_mac_filters);

@@ -342,6 +342,7 @@ check_config(const struct e4m_config *c)
 struct e4m_dev *
 e4m_create(const char *name, const struct e4m_config *cfg)
 {
+	const char *part = "GRC file";
 	struct e4m_dev *m;
 	unsigned int i;
 
@@ -368,12 +369,16 @@ e4m_create(const char *name, const struct e4m_config *cfg)
 		m->fns[i].port = i % m->cfg.num_ports;
 	}
 	set_chip_registers(m);
+	part = "poll rules";
 	if (e4m_rules_init(m) != 0)
 		goto fail;
+	part = "DMAE engine";
 	if (e4m_dmae_init(m) != 0)
 		goto fail_rules;
+	part = "MFW";
 	if (e4m_mfw_init(m) != 0)
 		goto fail_dmae;
+	part = "storms or slow path";
 	if (e4m_storm_init(m) != 0 || e4m_sp_init(m) != 0)
 		goto fail_mfw;
 	return m;
@@ -384,7 +389,8 @@ fail_dmae:
 fail_rules:
 	e4m_rules_fini(m);
 fail:
-	E4M_LOG(m, ERR, "cannot create the model");
+	E4M_LOG(m, ERR, "cannot create the model: its %s part failed (memory, or hooks past %u)",
+		part, E4M_MAX_HOOKS);
 	grc_free(m->grc);
 	ecore_osal_free(m);
 	return NULL;
