@@ -276,7 +276,9 @@ round_rate(struct side *a, struct side *b, double secs)
 		fail("cannot launch the receiver");
 	t0 = rte_get_timer_cycles();
 	end = t0 + (uint64_t)(secs * hz);
-	while ((now = rte_get_timer_cycles()) < end) {
+	/* A round ends at its time once the warm-up mark was taken: a host too
+	 * loaded to reach the mark in time makes a longer round, not a failure. */
+	while ((now = rte_get_timer_cycles()) < end || t1 == 0) {
 		uint64_t turn = rte_rdtsc();
 		unsigned int w = side_poll(a), k = 0;
 		int n;
@@ -308,8 +310,6 @@ round_rate(struct side *a, struct side *b, double secs)
 	rte_eal_wait_lcore(lc);
 	if (a->failed || b->failed)
 		fail("a completion failed");
-	if (t1 == 0)
-		fail("round too short");
 	return (double)(b->done - r0) * hz / (double)(rte_get_timer_cycles() - t1);
 }
 
