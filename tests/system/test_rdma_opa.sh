@@ -424,8 +424,16 @@ nodes_start "with --vlan 0" --vlan 0
 em_conf "$work/prio.yaml" 1 2 static
 sed -i "s/^    vesw: 1\$/    vesw: 1\n    pcp_to_sc_uc: [0, 0, 0, 0, 0, 3, 0, 0]\n    non_vlan_sc_uc: 1/" \
 	"$work/prio.yaml"
-em apply "$work/prio.yaml" > "$work/em-prio.txt"
-expect_eq "opa-em maps PCP 5 to SC 3 on vesw 1's vports" 0 $?
+# The switch and both nodes were just restarted: on a loaded host a node's
+# agent may not answer within opa-em's retries yet; apply is idempotent, so
+# the test applies again (at most 3 times) before judging.
+for try in 1 2 3; do
+	em apply "$work/prio.yaml" > "$work/em-prio.txt" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && break
+	echo "# em apply (priority section) try $try: exit $rc: $(tail -2 "$work/em-prio.txt")"
+done
+expect_eq "opa-em maps PCP 5 to SC 3 on vesw 1's vports" 0 $rc
 perf_run "traffic class 0xa0 (PCP 5), RC SEND 4000 B x 500" --mode send_bw --size 4000 \
 	--iters 500 --tclass 160
 perf_run "traffic class 0 (PCP 0), RC SEND 4000 B x 500" --mode send_bw --size 4000 --iters 500
