@@ -804,14 +804,8 @@ rx_dreq(struct roce_cm *cm, const struct roce_cm_addr *from, const uint8_t *mad,
 	}
 	if (!from_peer(c, from))
 		return -EPERM;
-	if (dreq.remote_qpn != c->local_qpn)
-		return drop(&cm->st.rx_malformed, -EINVAL);
 	switch (c->state) {
 	case ROCE_CM_TIMEWAIT:
-		cm->st.rx_duplicate++;
-		drep_build(out, tid, c->local_id, c->remote_id);
-		send_mad(cm, &c->peer, out);
-		return 0;
 	case ROCE_CM_REP_SENT:
 	case ROCE_CM_MRA_REP_RCVD:
 	case ROCE_CM_ESTABLISHED:
@@ -819,6 +813,15 @@ rx_dreq(struct roce_cm *cm, const struct roce_cm_addr *from, const uint8_t *mad,
 		break;
 	default:
 		return drop(&cm->st.rx_bad_state, -EPROTO);
+	}
+	/* it must name our QP (cm.c cm_dreq_handler()) */
+	if (dreq.remote_qpn != c->local_qpn)
+		return drop(&cm->st.rx_malformed, -EINVAL);
+	if (c->state == ROCE_CM_TIMEWAIT) {
+		cm->st.rx_duplicate++;
+		drep_build(out, tid, c->local_id, c->remote_id);
+		send_mad(cm, &c->peer, out);
+		return 0;
 	}
 	c->armed = false;
 	if (c->state != ROCE_CM_DREQ_SENT)
