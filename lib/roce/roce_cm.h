@@ -60,7 +60,7 @@ enum roce_cm_state {
 	ROCE_CM_STATE_COUNT,
 };
 
-/** @return the state's name ("REQ_SENT"), or "?". */
+/** @param s A state. @return its name ("REQ_SENT"), or "?". */
 const char *roce_cm_state_str(enum roce_cm_state s);
 
 /** Where a MAD comes from or goes to. */
@@ -90,12 +90,12 @@ enum roce_cm_event_type {
 	ROCE_CM_EV_TIMEWAIT_EXIT,
 };
 
-/** @return the event's name ("ESTABLISHED"), or "?". */
+/** @param t An event type. @return its name ("ESTABLISHED"), or "?". */
 const char *roce_cm_event_str(enum roce_cm_event_type t);
 
 /** What an event callback receives; pointers valid during the call only. */
 struct roce_cm_event {
-	enum roce_cm_event_type type;
+	enum roce_cm_event_type type; /**< what happened */
 	struct roce_cm_conn *conn;  /**< the connection */
 	void *ctx;                  /**< the connection's context (REQ: the listener's) */
 	bool final;                 /**< the connection is freed when the callback returns */
@@ -151,19 +151,24 @@ struct roce_cm_conf {
 #define ROCE_CM_MAX_LISTEN 32
 
 /**
- * Create a CM. @return it, or NULL (errno EINVAL: a callback missing or
- * max_conns above 4096; ENOMEM).
+ * Create a CM.
+ * @param conf  Its parameters (copied).
+ * @return it, or NULL (errno EINVAL: a callback missing or max_conns above
+ * 4096; ENOMEM).
  */
 struct roce_cm *roce_cm_create(const struct roce_cm_conf *conf);
-/** Free the CM and its connections (no MAD is sent, no event reported). */
+/** Free the CM and its connections (no MAD is sent, no event reported). @param cm The CM. */
 void roce_cm_destroy(struct roce_cm *cm);
 
 /**
- * Accept REQs for @p service_id, reported with @p ctx.
+ * Accept REQs for a service ID.
+ * @param cm          The CM.
+ * @param service_id  Matched exactly.
+ * @param ctx         Reported with its REQs.
  * @return 0, -EEXIST (already listened) or -ENOSPC.
  */
 int roce_cm_listen(struct roce_cm *cm, uint64_t service_id, void *ctx);
-/** Stop listening. @return 0 or -ENOENT. */
+/** Stop listening. @param cm The CM. @param service_id Listened. @return 0 or -ENOENT. */
 int roce_cm_unlisten(struct roce_cm *cm, uint64_t service_id);
 
 /** Active side: what the REQ asks for. */
@@ -193,8 +198,12 @@ struct roce_cm_connect_param {
 };
 
 /**
- * Send a REQ. @return 0 with *@p conn set, or -EINVAL (a value out of
- * range), -ENOSPC (no free connection slot); nothing sent then.
+ * Send a REQ.
+ * @param cm    The CM.
+ * @param p     What to ask for.
+ * @param conn  Out: the connection.
+ * @return 0 with *@p conn set, or -EINVAL (a value out of range), -ENOSPC
+ * (no free connection slot); nothing sent then.
  */
 int roce_cm_connect(struct roce_cm *cm, const struct roce_cm_connect_param *p,
 		    struct roce_cm_conn **conn);
@@ -208,7 +217,7 @@ struct roce_cm_accept_param {
 	uint8_t rnr_retry_count;  /**< 0..7, for the active side's QP */
 	uint8_t min_rnr_timer;    /**< our QP's RNR timer code */
 	uint8_t target_ack_delay; /**< 0..31 */
-	const void *private_data;
+	const void *private_data; /**< the REP's private data */
 	uint8_t private_data_len; /**< 0..196 */
 	void *ctx;                /**< the connection's context from now on (NULL: keep) */
 };
@@ -216,64 +225,79 @@ struct roce_cm_accept_param {
 /**
  * Accept a REQ (state REQ_RCVD or MRA_REQ_SENT): moves the QP to RTR and
  * RTS (as Linux's RDMA CM does before its REP), sends the REP and waits for
- * the RTU. @return 0, -EINVAL (state or value), or the qp_modify error (a
- * REJ went to the peer and the connection is freed).
+ * the RTU.
+ * @param conn  The connection of the REQ event.
+ * @param p     The REP.
+ * @return 0, -EINVAL (state or value), or the qp_modify error (a REJ went
+ * to the peer and the connection is freed).
  */
 int roce_cm_accept(struct roce_cm_conn *conn, const struct roce_cm_accept_param *p);
 /**
- * Reject a REQ (REQ_RCVD, MRA_REQ_SENT) with @p reason; the connection is
- * freed. @return 0 or -EINVAL (state, or @p len above 148).
+ * Reject a REQ (REQ_RCVD, MRA_REQ_SENT); the connection is freed.
+ * @param conn    The connection of the REQ event.
+ * @param reason  enum roce_cm_rej_reason.
+ * @param pdata   Private data, or NULL.
+ * @param len     Its bytes, 0..148.
+ * @return 0 or -EINVAL (state, or @p len).
  */
 int roce_cm_reject(struct roce_cm_conn *conn, uint16_t reason, const void *pdata, uint8_t len);
 /**
- * Tell the active side the REQ needs time (REQ_RCVD -> MRA_REQ_SENT):
- * 4.096 us << @p service_timeout more. @return 0 or -EINVAL.
+ * Tell the active side the REQ needs time (REQ_RCVD -> MRA_REQ_SENT).
+ * @param conn             The connection of the REQ event.
+ * @param service_timeout  0..31: 4.096 us << it more.
+ * @return 0 or -EINVAL.
  */
 int roce_cm_mra(struct roce_cm_conn *conn, uint8_t service_timeout);
 /**
  * Disconnect (ESTABLISHED): the QP goes to ERR, a DREQ goes out (resent
  * as the REQ was), DREP or its timeout ends in TIMEWAIT.
+ * @param conn  The connection.
  * @return 0 or -EINVAL.
  */
 int roce_cm_disconnect(struct roce_cm_conn *conn);
 
 /**
- * Take a received MAD (ROCE_CM_MAD_LEN bytes after the GRH of a GSI
- * receive) from @p from.
- * @return 0 when taken, or a negative errno when dropped (counted).
+ * Take a received MAD.
+ * @param cm    The CM.
+ * @param from  The peer's GID and QPN, and our GID it came to.
+ * @param mad   The MAD (after the GRH of a GSI receive).
+ * @param len   Its bytes: ROCE_CM_MAD_LEN, else dropped.
+ * @return 0 when taken (answered duplicates too), or a negative errno when
+ * dropped (counted; -EALREADY: a duplicate with nothing to answer).
  */
 int roce_cm_rx(struct roce_cm *cm, const struct roce_cm_addr *from, const void *mad, size_t len);
 /**
  * Fire the timers that are due: resends, timeouts, time wait ends.
+ * @param cm  The CM.
  * @return how many fired.
  */
 unsigned int roce_cm_poll(struct roce_cm *cm);
-/** @return the earliest timer deadline (ns), or UINT64_MAX when none. */
+/** @param cm The CM. @return the earliest timer deadline (ns), or UINT64_MAX when none. */
 uint64_t roce_cm_next_deadline(const struct roce_cm *cm);
 
-/** @return the connection's state. */
+/** @param conn A connection. @return its state. */
 enum roce_cm_state roce_cm_conn_state(const struct roce_cm_conn *conn);
-/** @return the connection's context. */
+/** @param conn A connection. @return its context. */
 void *roce_cm_conn_ctx(const struct roce_cm_conn *conn);
-/** @return our communication ID of the connection. */
+/** @param conn A connection. @return our communication ID of it. */
 uint32_t roce_cm_conn_local_id(const struct roce_cm_conn *conn);
-/** @return the peer's communication ID (0 until known). */
+/** @param conn A connection. @return the peer's communication ID (0 until known). */
 uint32_t roce_cm_conn_remote_id(const struct roce_cm_conn *conn);
-/** @return the peer's QPN (0 until known). */
+/** @param conn A connection. @return the peer's QPN (0 until known). */
 uint32_t roce_cm_conn_remote_qpn(const struct roce_cm_conn *conn);
-/** @return the connections in use (any state but IDLE). */
+/** @param cm The CM. @return the connections in use (any state but IDLE). */
 unsigned int roce_cm_conn_count(const struct roce_cm *cm);
 
 /** CM counters (names: roce_cm_stats_names()). */
 struct roce_cm_stats {
 	uint64_t rx_mads;          /**< MADs given to roce_cm_rx() */
-	uint64_t rx_req;           /**< taken, per message */
-	uint64_t rx_mra;
-	uint64_t rx_rej;
-	uint64_t rx_rep;
-	uint64_t rx_rtu;
-	uint64_t rx_dreq;
-	uint64_t rx_drep;
+	uint64_t rx_req;           /**< REQs with a valid header */
+	uint64_t rx_mra;           /**< MRAs with a valid header */
+	uint64_t rx_rej;           /**< REJs with a valid header */
+	uint64_t rx_rep;           /**< REPs with a valid header */
+	uint64_t rx_rtu;           /**< RTUs with a valid header */
+	uint64_t rx_dreq;          /**< DREQs with a valid header */
+	uint64_t rx_drep;          /**< DREPs with a valid header */
 	uint64_t rx_bad_length;    /**< dropped: not ROCE_CM_MAD_LEN bytes */
 	uint64_t rx_bad_header;    /**< dropped: version, class, method or status */
 	uint64_t rx_unsupported;   /**< dropped: attribute not handled (SIDR, LAP, APR...) */
@@ -294,16 +318,19 @@ struct roce_cm_stats {
 	uint64_t qp_modify_errors; /**< conf.qp_modify failures */
 };
 
-/** Copy the counters. */
+/** Copy the counters. @param cm The CM. @param st Out: the counters. */
 void roce_cm_stats_get(const struct roce_cm *cm, struct roce_cm_stats *st);
 /**
- * Counter names and values as pairs (as roce_dev_stats_names()): fills up to
- * @p n entries of @p names and @p values (either may be NULL).
+ * Counter names and values as pairs (as roce_dev_stats_names()).
+ * @param names   Out: names (static strings); may be NULL.
+ * @param values  Out: values; may be NULL.
+ * @param n       Entries of @p names and @p values.
+ * @param cm      The CM.
  * @return how many counters there are (may exceed @p n).
  */
 unsigned int roce_cm_stats_names(const char **names, uint64_t *values, unsigned int n,
 				 const struct roce_cm *cm);
-/** Print the non-zero counters. */
+/** Print the non-zero counters on one line. @param cm The CM. @param f Where. */
 void roce_cm_stats_dump(const struct roce_cm *cm, FILE *f);
 
 #ifdef __cplusplus

@@ -109,24 +109,24 @@ enum roce_cm_transport {
 };
 
 /* Private data bytes per message (ib_cm.h enum ib_cm_data_size). */
-#define ROCE_CM_REQ_PDATA 92
-#define ROCE_CM_MRA_PDATA 222
-#define ROCE_CM_REJ_PDATA 148
-#define ROCE_CM_REJ_ARI_LEN 72
-#define ROCE_CM_REP_PDATA 196
-#define ROCE_CM_RTU_PDATA 224
-#define ROCE_CM_DREQ_PDATA 220
-#define ROCE_CM_DREP_PDATA 224
+#define ROCE_CM_REQ_PDATA 92    /**< REQ private data bytes */
+#define ROCE_CM_MRA_PDATA 222   /**< MRA private data bytes */
+#define ROCE_CM_REJ_PDATA 148   /**< REJ private data bytes */
+#define ROCE_CM_REJ_ARI_LEN 72  /**< REJ additional rejection information bytes */
+#define ROCE_CM_REP_PDATA 196   /**< REP private data bytes */
+#define ROCE_CM_RTU_PDATA 224   /**< RTU private data bytes */
+#define ROCE_CM_DREQ_PDATA 220  /**< DREQ private data bytes */
+#define ROCE_CM_DREP_PDATA 224  /**< DREP private data bytes */
 
 /* Where the private data starts, from the MAD's first byte. */
-#define ROCE_CM_REQ_PDATA_OFF (ROCE_CM_HDR_LEN + 140)
-#define ROCE_CM_MRA_PDATA_OFF (ROCE_CM_HDR_LEN + 10)
-#define ROCE_CM_REJ_ARI_OFF (ROCE_CM_HDR_LEN + 12)
-#define ROCE_CM_REJ_PDATA_OFF (ROCE_CM_HDR_LEN + 84)
-#define ROCE_CM_REP_PDATA_OFF (ROCE_CM_HDR_LEN + 36)
-#define ROCE_CM_RTU_PDATA_OFF (ROCE_CM_HDR_LEN + 8)
-#define ROCE_CM_DREQ_PDATA_OFF (ROCE_CM_HDR_LEN + 12)
-#define ROCE_CM_DREP_PDATA_OFF (ROCE_CM_HDR_LEN + 8)
+#define ROCE_CM_REQ_PDATA_OFF (ROCE_CM_HDR_LEN + 140) /**< REQ private data: 164 */
+#define ROCE_CM_MRA_PDATA_OFF (ROCE_CM_HDR_LEN + 10)  /**< MRA private data: 34 */
+#define ROCE_CM_REJ_ARI_OFF (ROCE_CM_HDR_LEN + 12)    /**< REJ ARI: 36 */
+#define ROCE_CM_REJ_PDATA_OFF (ROCE_CM_HDR_LEN + 84)  /**< REJ private data: 108 */
+#define ROCE_CM_REP_PDATA_OFF (ROCE_CM_HDR_LEN + 36)  /**< REP private data: 60 */
+#define ROCE_CM_RTU_PDATA_OFF (ROCE_CM_HDR_LEN + 8)   /**< RTU private data: 32 */
+#define ROCE_CM_DREQ_PDATA_OFF (ROCE_CM_HDR_LEN + 12) /**< DREQ private data: 36 */
+#define ROCE_CM_DREP_PDATA_OFF (ROCE_CM_HDR_LEN + 8)  /**< DREP private data: 32 */
 
 /** LID field value of a routed (RoCE v2) path: cm.c writes 0xFFFF when hop limit > 1. */
 #define ROCE_CM_LID_PERMISSIVE 0xFFFF
@@ -138,15 +138,15 @@ enum roce_cm_transport {
  * (20-23).
  */
 struct roce_cm_hdr {
-	uint8_t base_version;
-	uint8_t mgmt_class;
-	uint8_t class_version;
-	uint8_t method;
-	uint16_t status;
-	uint16_t class_specific;
-	uint64_t tid;
-	uint16_t attr_id;
-	uint32_t attr_mod;
+	uint8_t base_version;    /**< 0: 1 */
+	uint8_t mgmt_class;      /**< 1: 0x07 */
+	uint8_t class_version;   /**< 2: 2 */
+	uint8_t method;          /**< 3: 0x03 Send */
+	uint16_t status;         /**< 4: 0 */
+	uint16_t class_specific; /**< 6: 0 */
+	uint64_t tid;            /**< 8: transaction ID */
+	uint16_t attr_id;        /**< 16: enum roce_cm_attr */
+	uint32_t attr_mod;       /**< 20: attribute modifier (0; Linux's ECE uses it) */
 };
 
 /** A REQ path (primary at 76-139, alternate at 120-163 of the MAD). */
@@ -251,14 +251,23 @@ struct roce_cm_dreq {
 #define roce_cm_drep roce_cm_rtu
 
 /**
- * Encode the header at @p mad (24 bytes); the rest is left alone.
+ * Encode a header; the rest of the MAD is left alone.
+ * @param mad  The MAD (24 bytes written).
+ * @param h    The header.
  */
 void roce_cm_hdr_encode(uint8_t *mad, const struct roce_cm_hdr *h);
-/** Decode the header of @p mad. */
+/**
+ * Decode a header.
+ * @param mad  The MAD (24 bytes read).
+ * @param h    Out: the header.
+ */
 void roce_cm_hdr_decode(const uint8_t *mad, struct roce_cm_hdr *h);
 /**
- * Fill @p mad (ROCE_CM_MAD_LEN bytes) with zeros and a CM header: base
- * version 1, class 0x07, class version 2, method Send, status 0.
+ * Fill a MAD with zeros and a CM header: base version 1, class 0x07, class
+ * version 2, method Send, status 0.
+ * @param mad      The MAD (ROCE_CM_MAD_LEN bytes written).
+ * @param attr_id  enum roce_cm_attr.
+ * @param tid      The transaction ID.
  */
 void roce_cm_hdr_init(uint8_t *mad, uint16_t attr_id, uint64_t tid);
 
@@ -268,30 +277,47 @@ void roce_cm_hdr_init(uint8_t *mad, uint16_t attr_id, uint64_t tid);
  * field, reserved bits ignored (IBA: reserved fields are ignored by the
  * receiver). Values wider than their field are cut to it.
  */
+/** Encode a REQ. @param mad The MAD. @param m The message. */
 void roce_cm_req_encode(uint8_t *mad, const struct roce_cm_req *m);
+/** Decode a REQ. @param mad The MAD. @param m Out: the message. */
 void roce_cm_req_decode(const uint8_t *mad, struct roce_cm_req *m);
+/** Encode an MRA. @param mad The MAD. @param m The message. */
 void roce_cm_mra_encode(uint8_t *mad, const struct roce_cm_mra *m);
+/** Decode an MRA. @param mad The MAD. @param m Out: the message. */
 void roce_cm_mra_decode(const uint8_t *mad, struct roce_cm_mra *m);
+/** Encode a REJ. @param mad The MAD. @param m The message. */
 void roce_cm_rej_encode(uint8_t *mad, const struct roce_cm_rej *m);
+/** Decode a REJ. @param mad The MAD. @param m Out: the message. */
 void roce_cm_rej_decode(const uint8_t *mad, struct roce_cm_rej *m);
+/** Encode a REP. @param mad The MAD. @param m The message. */
 void roce_cm_rep_encode(uint8_t *mad, const struct roce_cm_rep *m);
+/** Decode a REP. @param mad The MAD. @param m Out: the message. */
 void roce_cm_rep_decode(const uint8_t *mad, struct roce_cm_rep *m);
+/** Encode an RTU (or a DREP). @param mad The MAD. @param m The message. */
 void roce_cm_rtu_encode(uint8_t *mad, const struct roce_cm_rtu *m);
+/** Decode an RTU (or a DREP). @param mad The MAD. @param m Out: the message. */
 void roce_cm_rtu_decode(const uint8_t *mad, struct roce_cm_rtu *m);
+/** Encode a DREQ. @param mad The MAD. @param m The message. */
 void roce_cm_dreq_encode(uint8_t *mad, const struct roce_cm_dreq *m);
+/** Decode a DREQ. @param mad The MAD. @param m Out: the message. */
 void roce_cm_dreq_decode(const uint8_t *mad, struct roce_cm_dreq *m);
-/** DREP: the RTU layout. */
+/** Encode a DREP: the RTU layout. */
 #define roce_cm_drep_encode roce_cm_rtu_encode
+/** Decode a DREP: the RTU layout. */
 #define roce_cm_drep_decode roce_cm_rtu_decode
 
 /* ---------------- the RDMA CM's IP addressing ---------------- */
 
-/** RDMA CM port spaces (librdmacm enum rdma_port_space). */
-#define ROCE_CM_PS_TCP 0x0106
-#define ROCE_CM_PS_UDP 0x0111
-#define ROCE_CM_PS_IB 0x013F
+/* RDMA CM port spaces (librdmacm enum rdma_port_space). */
+#define ROCE_CM_PS_TCP 0x0106 /**< RDMA_PS_TCP */
+#define ROCE_CM_PS_UDP 0x0111 /**< RDMA_PS_UDP */
+#define ROCE_CM_PS_IB 0x013F  /**< RDMA_PS_IB */
 
-/** Service ID of port @p port in port space @p ps: 0x0000000001060000 + port for TCP. */
+/**
+ * @param ps    Port space (ROCE_CM_PS_*).
+ * @param port  Port.
+ * @return the service ID: 0x0000000001060000 + port for TCP.
+ */
 static inline uint64_t
 roce_cm_ip_service_id(uint16_t ps, uint16_t port)
 {
@@ -299,6 +325,7 @@ roce_cm_ip_service_id(uint16_t ps, uint16_t port)
 }
 
 /**
+ * @param sid  A service ID.
  * @return true when @p sid is an RDMA CM service ID of the TCP or UDP port
  * space, whose REQ carries the RDMA CM header (cma.c cma_user_data_offset():
  * every IP-addressed id).
@@ -319,7 +346,7 @@ roce_cm_service_is_ip(uint64_t sid)
  * IP version in bits 7:4 (1), the active side's port (2-3), source address
  * (4-19), destination address (20-35); an IPv4 address is the last 4 bytes
  * of its 16 after 12 zero bytes. Addresses here are 16 bytes, IPv4 as
- * ::ffff:a.b.c.d (lib/roce's GID form).
+ * IPv4-mapped IPv6 (lib/roce's GID form).
  */
 struct roce_cm_ip_hdr {
 	uint8_t ip_version;  /**< 4 or 6 */
@@ -328,16 +355,27 @@ struct roce_cm_ip_hdr {
 	uint8_t dst_addr[16]; /**< the passive side's address */
 };
 
-/** Write @p h as 36 bytes at @p p. @return 0, or -EINVAL (ip_version not 4 or 6). */
+/**
+ * Write the header.
+ * @param p  Out: 36 bytes.
+ * @param h  The header.
+ * @return 0, or -EINVAL (ip_version not 4 or 6).
+ */
 int roce_cm_ip_hdr_encode(uint8_t *p, const struct roce_cm_ip_hdr *h);
 /**
- * Read the header from @p len bytes at @p p.
+ * Read the header.
+ * @param p    The private data.
+ * @param len  Its bytes.
+ * @param h    Out: the header.
  * @return 0, or -EINVAL: shorter than 36 bytes, version not 0, IP version
  * not 4 or 6 (cma.c cma_save_net_info() refuses the same).
  */
 int roce_cm_ip_hdr_decode(const uint8_t *p, size_t len, struct roce_cm_ip_hdr *h);
 
-/** 4.096 us << @p t in ns (the CM's time encoding; @p t above 31 taken as 31). */
+/**
+ * @param t  A CM time code (above 31 taken as 31).
+ * @return 4.096 us << @p t, in ns.
+ */
 static inline uint64_t
 roce_cm_time_ns(uint8_t t)
 {
