@@ -1108,7 +1108,8 @@ test_bad_mads_dropped(void **state)
 	assert_int_equal(roce_cm_rx(B.cm, &fa, mad, ROCE_CM_MAD_LEN), -EINVAL);
 	roce_cm_stats_get(B.cm, &s1);
 	assert_int_equal(s1.rx_bad_length - s0.rx_bad_length, 2);
-	assert_int_equal(s1.rx_bad_header - s0.rx_bad_header, (sizeof(hdr_edits) / sizeof(hdr_edits[0])));
+	assert_int_equal(s1.rx_bad_header - s0.rx_bad_header,
+			 sizeof(hdr_edits) / sizeof(hdr_edits[0]));
 	assert_int_equal(s1.rx_unsupported - s0.rx_unsupported, 3);
 	assert_int_equal(s1.rx_bad_source - s0.rx_bad_source, 1);
 	assert_int_equal(s1.rx_unknown_conn - s0.rx_unknown_conn, 1);
