@@ -764,6 +764,7 @@ static void
 test_rep_retries_then_timeout(void **state)
 {
 	uint64_t to = roce_cm_time_ns(12); /* the REQ's local CM response timeout */
+	struct roce_cm_addr fb = { .qpn = 1 };
 	struct roce_cm_rej rej;
 	struct roce_cm_stats sb;
 	unsigned int i;
@@ -795,8 +796,6 @@ test_rep_retries_then_timeout(void **state)
 	 * REJ (about the REP, naming B's ID) is unknown to it (counted) and A
 	 * times out on its own
 	 */
-	struct roce_cm_addr fb = { .qpn = 1 };
-
 	memcpy(fb.gid, B.gid, 16);
 	memcpy(fb.sgid, A.gid, 16);
 	assert_int_equal(roce_cm_rx(A.cm, &fb, B.out[2].mad, ROCE_CM_MAD_LEN), -ENOENT);
@@ -809,6 +808,7 @@ static void
 test_mra_extends_wait(void **state)
 {
 	uint64_t to = 2 * roce_cm_time_ns(10);
+	struct roce_cm_accept_param ap = { .qpn = B_QPN, .starting_psn = 1 };
 	struct roce_cm_mra mra;
 
 	(void)state;
@@ -836,8 +836,6 @@ test_mra_extends_wait(void **state)
 	assert_int_equal(B.nev, 1);
 	B.nout = 0;
 	/* B accepts later: REP, A establishes */
-	struct roce_cm_accept_param ap = { .qpn = B_QPN, .starting_psn = 1 };
-
 	assert_int_equal(roce_cm_accept(B.conn, &ap), 0);
 	pump(&B, &A);
 	assert_int_equal(roce_cm_conn_state(A.conn), ROCE_CM_ESTABLISHED);
@@ -849,6 +847,7 @@ static void
 test_duplicate_req_and_rep(void **state)
 {
 	uint8_t req[ROCE_CM_MAD_LEN], rep[ROCE_CM_MAD_LEN];
+	struct roce_cm_accept_param ap = { .qpn = B_QPN, .starting_psn = 9 };
 	struct roce_cm_addr fa = { .qpn = 1 }, fb = { .qpn = 1 };
 	struct roce_cm_stats sa, sb;
 
@@ -866,8 +865,6 @@ test_duplicate_req_and_rep(void **state)
 	assert_int_equal(B.nev, 1);
 	assert_int_equal(roce_cm_conn_count(B.cm), 1);
 	assert_int_equal(B.nout, 0);
-	struct roce_cm_accept_param ap = { .qpn = B_QPN, .starting_psn = 9 };
-
 	assert_int_equal(roce_cm_accept(B.conn, &ap), 0);
 	memcpy(rep, B.out[0].mad, sizeof(rep));
 	pump(&B, &A);
@@ -1057,6 +1054,8 @@ test_bad_mads_dropped(void **state)
 {
 	struct roce_cm_addr fa = { .qpn = 1 };
 	struct roce_cm_stats s0, s1;
+	struct roce_cm_rtu rtu = { 0 };
+	struct roce_cm_dreq dq = { .remote_qpn = B_QPN + 1 };
 	uint8_t mad[ROCE_CM_MAD_LEN + 1];
 	unsigned int i;
 	static const struct { unsigned int off; uint8_t val; } hdr_edits[] = {
@@ -1070,9 +1069,8 @@ test_bad_mads_dropped(void **state)
 	roce_cm_stats_get(B.cm, &s0);
 	/* the RTU again, spoiled each way: nothing changes */
 	roce_cm_hdr_init(mad, ROCE_CM_ATTR_RTU, 1);
-	struct roce_cm_rtu rtu = { .local_comm_id = roce_cm_conn_local_id(A.conn),
-				   .remote_comm_id = roce_cm_conn_local_id(B.conn) };
-
+	rtu.local_comm_id = roce_cm_conn_local_id(A.conn);
+	rtu.remote_comm_id = roce_cm_conn_local_id(B.conn);
 	roce_cm_rtu_encode(mad, &rtu);
 	assert_int_equal(roce_cm_rx(B.cm, &fa, mad, ROCE_CM_MAD_LEN - 1), -EINVAL);
 	assert_int_equal(roce_cm_rx(B.cm, &fa, mad, ROCE_CM_MAD_LEN + 1), -EINVAL);
@@ -1100,9 +1098,8 @@ test_bad_mads_dropped(void **state)
 	assert_int_equal(roce_cm_rx(B.cm, &fa, mad, ROCE_CM_MAD_LEN), -ENOENT);
 	mad[27] ^= 0x40;
 	/* a DREQ naming another QP */
-	struct roce_cm_dreq dq = { .local_comm_id = rtu.local_comm_id,
-				   .remote_comm_id = rtu.remote_comm_id, .remote_qpn = B_QPN + 1 };
-
+	dq.local_comm_id = rtu.local_comm_id;
+	dq.remote_comm_id = rtu.remote_comm_id;
 	roce_cm_hdr_init(mad, ROCE_CM_ATTR_DREQ, 2);
 	roce_cm_dreq_encode(mad, &dq);
 	assert_int_equal(roce_cm_rx(B.cm, &fa, mad, ROCE_CM_MAD_LEN), -EINVAL);
