@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# perftest against vrdma-perf --perftest, the Debian QEMU guest's rdma_rxe
+# the judge (the set-up of test_qemu_guest.sh: the guest on device 0 of a
+# vhost-user-rdma backend whose net_tap wire is in a network namespace; the
+# out-of-band TCP exchange goes over the tap to the namespace's stack):
+#
+#   guest ib_send_bw / ib_write_bw clients -> vrdma-perf --perftest servers
+#   vrdma-perf --perftest clients -> guest ib_send_bw / ib_write_bw servers
+#
+# RC, 200 messages of 64 B and of 4096 B (4 packets at rxe's path MTU of
+# 1024), each vrdma-perf end on a device of its own (GIDs ::ffff:10.0.0.11
+# to .18). Checked: every run of both ends ends well (perftest's exit 0,
+# ours 0); both ends print perftest's report line for the size and count;
+# our send_bw server took every message at its length and written, our
+# write_bw server found every place the client writes to written and nothing
+# around them; the guest's rxe counted no errors that matter.
+#
+# Needs root (a network namespace), qemu-system-x86 and the guest image with
+# perftest (scripts/setup.sh, scripts/guest-image.sh).
+#
+# Usage: test_qemu_perftest.sh SRC_DIR BUILD_DIR [SANITIZE]
+set -uo pipefail
+. "$1/tests/system/lib.sh"
+
+guest=$src/.sdk/guest
+backend=$build/app/vhost-user-rdma/vhost-user-rdma
+perf=$build/app/vrdma-perf/vrdma-perf
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: needs root for a network namespace"
+	exit 77
+fi
+for need in qemu-system-x86_64 ip; do
+	command -v "$need" >/dev/null || { fail "$need is installed (scripts/setup.sh)"; finish; exit 1; }
+done
+# The image scripts/setup.sh built (remade here when it lacks perftest: the
+# stamp follows guest-image.sh).
+"$src/scripts/guest-image.sh" "$guest" > "$work/image.log" 2>&1 ||
+	{ fail "the guest image builds" "$(tail -5 "$work/image.log")"; finish; exit 1; }
+
+ns=omniplane-qperf-$$
+guestmac=52:54:00:12:34:56
+eal=(--no-huge --no-pci --no-telemetry --log-level=lib.eal:warning
+     --log-level=lib.vhost.config:warning --log-level=pmd.net.tap:error)
+ip netns add "$ns" || { fail "a network namespace can be made"; finish; exit 1; }
+on_exit 'ip netns del "$ns" 2>/dev/null'
+in_ns() { ip netns exec "$ns" "$@"; }
+
+# the runs: NAME TEST ROLE SIZE (device k+1, GID 10.0.0.1k, TCP port 1860k)
+runs=(
+	"ss64 send_bw server 64" "ss4k send_bw server 4096"
+	"ws64 write_bw server 64" "ws4k write_bw server 4096"
+	"sc64 send_bw client 64" "sc4k send_bw client 4096"
+	"wc64 write_bw client 64" "wc4k write_bw client 4096"
+)
+socks=(-s "$work/g.sock")
+for k in "${!runs[@]}"; do
+	socks+=(-s "$work/d$k.sock")
+done
+
+in_ns sh -c 'echo $$ > "$0"; exec "$@"' "$work/b.pid" \
+	timeout 900 "$backend" -l 0-1 "${eal[@]}" -m 512 --file-prefix "$prefix-b" \
+	--vdev net_tap0,iface=vurtap -- "${socks[@]}" --idle-sleep 50 \
+	> "$work/b.log" 2>&1 &
+ns_pid=$!
+wait_log "$work/b.pid" '^[0-9]+$' 10
+b_pid=$(cat "$work/b.pid")
+wait_log "$work/b.log" "^serving $((${#runs[@]} + 1)) device" 30 ||
+	fail "the backend starts" "$(tail -5 "$work/b.log")"
+in_ns ip link set lo up
+in_ns ip addr add 10.0.0.254/24 dev vurtap
+in_ns ip link set vurtap up
+
+# our ends; the guest's commands, in the same order (its servers on 1860k too)
+cmds=()
+for k in "${!runs[@]}"; do
+	read -r name test role size <<<"${runs[$k]}"
+	port=$((18601 + k))
+	if [ "$role" = server ]; then
+		side=(--listen "$port")
+		cmds+=("omni.perf=ib_$test,-d,rxe0,-x,1,-F,-n,200,-s,$size,-p,$port,10.0.0.254")
+	else
+		side=(--connect 10.0.0.1 --port "$port")
+		cmds+=("omni.perf=ib_$test,-d,rxe0,-x,1,-F,-n,200,-s,$size,-p,$port")
+	fi
+	in_ns timeout 900 "$perf" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-$name" -- \
+		-a "$work/d$k.sock" --perftest "$test" "${side[@]}" --gid-ip "10.0.0.1$((k + 1))" \
+		--peer-mac "$guestmac" --iters 200 --size "$size" --accept-timeout 800 \
+		> "$work/$name.log" 2>&1 &
+	eval "pid_$name=$!"
+done
+for k in "${!runs[@]}"; do
+	read -r name test role size <<<"${runs[$k]}"
+	if [ "$role" = server ]; then
+		wait_log "$work/$name.log" 'waiting for a client' 60 ||
+			fail "vrdma-perf $name serves" "$(tail -5 "$work/$name.log")"
+	else
+		wait_log "$work/$name.log" 'connecting to' 60 ||
+			fail "vrdma-perf $name starts" "$(tail -5 "$work/$name.log")"
+	fi
+done
+
+start=$(date +%s)
+GUEST_TIMEOUT=800 "$src/scripts/guest-run.sh" "$guest" "$work/g.sock" "$work/guest.log" \
+	omni.ip=10.0.0.1/24 "${cmds[@]}" omni.tmo=${OMNI_TMO:-120} > "$work/qemu.log" 2>&1
+q_rc=$?
+echo "# guest ran $(($(date +%s) - start)) s"
+tr -d '\r' < "$work/guest.log" > "$work/guest.txt"
+expect_eq "the guest boots, runs perftest and powers off (QEMU exit 0)" 0 "$q_rc"
+
+# perftest's report line for SIZE and 200 iterations in TEXT: " SIZE 200 peak avg rate"
+report() { awk -v s="$2" '$1 == s && $2 == 200 && NF == 5 {print; exit}' <<<"$1"; }
+for k in "${!runs[@]}"; do
+	read -r name test role size <<<"${runs[$k]}"
+	n=$((k + 1))
+	peer=client
+	[ "$role" = client ] && peer=server
+	theirs=$(sed -n "/omni-init: perf$n: /,/^OMNI-RESULT perf$n /p" "$work/guest.txt")
+	wait "$(eval echo "\$pid_$name")"
+	ours_rc=$?
+	expect_eq "$name: guest ib_$test $peer ($size B x 200) and vrdma-perf $role exit 0" "0 0" \
+		"$(grep -a "^OMNI-RESULT perf$n " "$work/guest.txt" | awk '{print $3}') $ours_rc"
+	if [ -n "$(report "$theirs" "$size")" ] && [ -n "$(report "$(cat "$work/$name.log")" "$size")" ]; then
+		pass "$name: both print perftest's report line for $size B x 200"
+		echo "#   perftest:   $(report "$theirs" "$size")"
+		echo "#   vrdma-perf: $(report "$(cat "$work/$name.log")" "$size")"
+	else
+		fail "$name: both print perftest's report line for $size B x 200" \
+			"$(echo "$theirs" | tail -12; tail -8 "$work/$name.log")"
+	fi
+done
+# what our servers could check of the peer's data
+expect_eq "send_bw servers: every message of its length and written (64 B, 4096 B)" "1 1" \
+	"$(grep -c '^perftest: 200 messages of 64 bytes received, each of that length and written$' "$work/ss64.log") $(grep -c '^perftest: 200 messages of 4096 bytes received, each of that length and written$' "$work/ss4k.log")"
+expect_eq "write_bw servers: every place written, nothing around (64 places of 64 B, 1 of 4096 B)" "1 1" \
+	"$(grep -c '^perftest: 64 places of 64 bytes written, nothing around them$' "$work/ws64.log") $(grep -c '^perftest: 1 places of 4096 bytes written, nothing around them$' "$work/ws4k.log")"
+# the guest's rxe (its hw_counters after the last run): no retries ran out, nothing failed to send
+ctr() { grep -a -E "^$1 [0-9]+$" "$work/guest.txt" | tail -1 | awk '{print $2}'; }
+expect_eq "guest rxe: retry_exceeded_err, retry_rnr_exceeded_err, send_err all 0" "0 0 0" \
+	"$(ctr retry_exceeded_err) $(ctr retry_rnr_exceeded_err) $(ctr send_err)"
+
+kill -INT "$b_pid"
+reap "$ns_pid" 30
+expect_eq "the backend exits 0 on SIGINT" 0 $?
+if grep -Eq '^mbufs: ([0-9]+) of \1 in the pool$' "$work/b.log"; then
+	pass "the backend: every mbuf back in the pool"
+else
+	fail "the backend: every mbuf back in the pool" "$(tail -5 "$work/b.log")"
+fi
+echo "# guest rxe counters: $(sed -n '/OMNI-RESULT perf8/,/OMNI-DONE/p' "$work/guest.txt" | grep -a -E '^[a-z_]+ [0-9]+$' | awk '$2 != 0' | tr '\n' ' ')"
+
+finish
