@@ -325,7 +325,7 @@ static uint32_t
 rc_access(void)
 {
 	return VRDMA_ACCESS_LOCAL_WRITE | VRDMA_ACCESS_REMOTE_WRITE | VRDMA_ACCESS_REMOTE_READ |
-		(opt.mode == ATOMIC_BW ? VRDMA_ACCESS_REMOTE_ATOMIC : 0);
+		(vperf_atomics() ? VRDMA_ACCESS_REMOTE_ATOMIC : 0);
 }
 
 int
@@ -355,7 +355,7 @@ side_open(struct side *s, const char *path, const uint8_t gid[16])
 	}
 	vuf_rdma_addr(s->d, s->mac, &s->mtu);
 	memcpy(s->gid, gid, sizeof(s->gid));
-	if (opt.mode == ATOMIC_BW) {
+	if (vperf_atomics()) {
 		/* what a guest's verbs driver reads before it offers atomics */
 		struct vrdma_ack_query_device qd;
 

@@ -3,9 +3,10 @@
  */
 
 /*
- * Interoperability: one device of ours as perftest's ib_send_bw or
- * ib_write_bw (RC), the server or the client, so a real RoCE stack (rxe in
- * a guest, running Debian's perftest 4.5) is the other end.
+ * Interoperability: one device of ours as perftest's ib_send_bw,
+ * ib_write_bw, ib_read_bw or ib_atomic_bw (RC), the server or the client,
+ * so a real RoCE stack (rxe in a guest, running Debian's perftest 4.5) is
+ * the other end.
  *
  * The out-of-band exchange is perftest's own over TCP (doc/vrdma-perf.md
  * names its sources): the versions, the cycle buffer and cache line sizes,
@@ -17,9 +18,12 @@
  * handshake that never comes.
  *
  * What can be checked of the peer's data is: every receive of send_bw has
- * the agreed length and was written (its buffer no longer our fill), and
- * every place write_bw's client writes to was written while the bytes
- * between and after them were not. perftest's own data is random and it
+ * the agreed length and was written (its buffer no longer our fill); every
+ * place write_bw's client writes to was written while the bytes between and
+ * after them were not; read_bw's server buffer is unchanged and every READ
+ * of our client brought data; atomic_bw's places on our server hold the
+ * count of atomics that hit each (FETCH_AND_ADD of 1) and our client's
+ * originals step by one per place. perftest's own data is random and it
  * checks nothing of ours.
  */
 
@@ -48,6 +52,8 @@
 #define NO_PEAK_ITERS 20000   /* above it perftest reports no peak */
 #define OUT_READS 16          /* what rc_connect gives our QP */
 #define RUN_SECS 10           /* no progress this long ends the run */
+#define ADD_VALUE 1           /* perftest's ATOMIC_ADD_VALUE (FETCH_AND_ADD) */
+#define SWAP_VALUE 0          /* perftest's ATOMIC_SWAP_VALUE (CMP_AND_SWAP, compare 0) */
 
 /* perftest's report lines (perftest_parameters.h RESULT_LINE, RESULT_FMT, REPORT_FMT) */
 #define RESULT_LINE "---------------------------------------------------------------------------------------\n"
@@ -59,11 +65,21 @@ static bool client;
 static int sock = -1;
 static uint32_t cycle_buffer = CYCLE_BUFFER, cache_line = CACHE_LINE;
 static uint64_t *tposted, *tcompleted; /* client: per message, for the peak */
+static uint64_t *last_orig;           /* atomic_bw client: the last original per place */
 
 static const char *
 test_name(void)
 {
-	return opt.pt_test == SEND_BW ? "send_bw" : "write_bw";
+	switch (opt.pt_test) {
+	case SEND_BW:
+		return "send_bw";
+	case WRITE_BW:
+		return "write_bw";
+	case READ_BW:
+		return "read_bw";
+	default:
+		return "atomic_bw";
+	}
 }
 
 /* One exchange (perftest's ctx_xchg_data): the client writes first, the server reads first. */
@@ -90,7 +106,7 @@ inc(void)
 static uint32_t
 places(void)
 {
-	return opt.size <= cycle_buffer / 2 ? cycle_buffer / inc() : 1;
+	return opt.size <= cycle_buffer / 2 || opt.pt_test == ATOMIC_BW ? cycle_buffer / inc() : 1;
 }
 
 static struct pt_dest
@@ -137,7 +153,9 @@ print_dest(const char *side, const struct pt_dest *d)
 	unsigned int k;
 
 	printf(" %s address: LID %#04x QPN %#06x PSN %#06x", side, d->lid, d->qpn, d->psn);
-	if (opt.pt_test == WRITE_BW)
+	if (opt.pt_test == READ_BW)
+		printf(" OUT %#04x", d->out_reads);
+	if (opt.pt_test == WRITE_BW || opt.pt_test == READ_BW)
 		printf(" RKey %#08x VAddr %#016" PRIx64, d->rkey, d->vaddr);
 	printf("\n GID: ");
 	for (k = 0; k < 16; k++)
@@ -246,6 +264,69 @@ check_written(void)
 	return 0;
 }
 
+/* read_bw: READs leave our buffer as it was. */
+static int
+check_unchanged(void)
+{
+	if (!all_fill(me.buf, me.slots * me.slot)) {
+		fprintf(stderr, "vrdma-perf: perftest: the buffer the client read changed\n");
+		return -1;
+	}
+	printf("perftest: the buffer read is unchanged\n");
+	return 0;
+}
+
+/* An atomic place: its first 8 bytes the counter (0 before the run), the rest our fill. */
+static uint64_t
+place_value(uint32_t k)
+{
+	uint64_t v;
+
+	memcpy(&v, me.buf + (size_t)k * inc(), sizeof(v));
+	return le64toh(v);
+}
+
+static void
+atomic_places_zero(void)
+{
+	uint32_t k;
+
+	for (k = 0; k < places(); k++)
+		memset(me.buf + (size_t)k * inc(), 0, 8);
+}
+
+/*
+ * atomic_bw: place k took every k-th atomic of --iters (FETCH_AND_ADD of 1:
+ * it counts them; CMP_AND_SWAP 0 -> 0: it stays 0), no byte around changed.
+ */
+static int
+check_atomics(void)
+{
+	uint64_t n = places(), want;
+	uint32_t k;
+
+	for (k = 0; k < n; k++) {
+		want = opt.cmp_swap ? 0 : (opt.iters / n + (k < opt.iters % n ? 1 : 0)) * ADD_VALUE;
+		if (place_value(k) != want) {
+			fprintf(stderr, "vrdma-perf: perftest: place %u holds %" PRIu64 ", %" PRIu64
+				" expected (%s)\n", k, place_value(k), want, opt.cmp_swap ?
+				"CMP_AND_SWAP 0 -> 0" : "FETCH_AND_ADD of 1, one per atomic");
+			return -1;
+		}
+		if (!all_fill(me.buf + (size_t)k * inc() + 8, inc() - 8)) {
+			fprintf(stderr, "vrdma-perf: perftest: bytes after place %u changed\n", k);
+			return -1;
+		}
+	}
+	if (!all_fill(me.buf + n * inc(), (uint32_t)((size_t)me.slots * me.slot - n * inc()))) {
+		fprintf(stderr, "vrdma-perf: perftest: bytes beyond the places changed\n");
+		return -1;
+	}
+	printf("perftest: %" PRIu64 " places hold the %s of %" PRIu64 " atomics, nothing around "
+	       "them changed\n", n, opt.cmp_swap ? "unchanged 0" : "count", opt.iters);
+	return 0;
+}
+
 static int
 post_recv(uint64_t id)
 {
@@ -330,14 +411,58 @@ post_one(const struct pt_dest *peer, uint64_t seq)
 	/* as perftest: one in cq_mod, and the last */
 	if (seq % every == every - 1 || seq + 1 == opt.iters)
 		r.send_flags = VRDMA_SEND_SIGNALED;
-	if (opt.pt_test == WRITE_BW) {
-		r.opcode = VRDMA_WR_RDMA_WRITE;
+	switch (opt.pt_test) {
+	case WRITE_BW:
+	case READ_BW:
+		r.opcode = opt.pt_test == WRITE_BW ? VRDMA_WR_RDMA_WRITE : VRDMA_WR_RDMA_READ;
 		r.rdma.remote_addr = htole64(peer->vaddr + (seq % places()) * inc());
 		r.rdma.rkey = htole32(peer->rkey);
-	} else {
+		/* a READ must fill its slot: our fill shows one that did not */
+		if (opt.pt_test == READ_BW)
+			memset(me.buf + (size_t)slot * me.slot, FILL, opt.size);
+		break;
+	case ATOMIC_BW:
+		/* perftest's values: add 1, or compare 0 and swap 0 */
+		r.opcode = opt.cmp_swap ? VRDMA_WR_ATOMIC_CMP_AND_SWP :
+			VRDMA_WR_ATOMIC_FETCH_AND_ADD;
+		r.atomic.remote_addr = htole64(peer->vaddr + (seq % places()) * inc());
+		r.atomic.rkey = htole32(peer->rkey);
+		r.atomic.compare_add = htole64(opt.cmp_swap ? 0 : ADD_VALUE);
+		r.atomic.swap = htole64(SWAP_VALUE);
+		break;
+	default:
 		r.opcode = VRDMA_WR_SEND;
+		break;
 	}
 	return vuf_rdma_post_send(me.d, me.qpn, &r, &g);
+}
+
+/*
+ * What request @p seq brought back: a READ, data (not our fill); an atomic,
+ * the place's original, one more than the last one there (FETCH_AND_ADD of
+ * 1 on one RC QP: in order) or the same (CMP_AND_SWAP 0 -> 0).
+ */
+static int
+check_back(uint64_t seq)
+{
+	const uint8_t *p = me.buf + (size_t)(seq % me.slots) * me.slot;
+	uint64_t n = places(), place = seq % n, v;
+
+	if (opt.pt_test == READ_BW && all_fill(p, opt.size)) {
+		fprintf(stderr, "vrdma-perf: perftest: READ %" PRIu64 " brought nothing\n", seq);
+		return -1;
+	}
+	if (opt.pt_test != ATOMIC_BW)
+		return 0;
+	memcpy(&v, p, sizeof(v));
+	v = le64toh(v);
+	if (seq >= n && v != last_orig[place] + (opt.cmp_swap ? 0 : ADD_VALUE)) {
+		fprintf(stderr, "vrdma-perf: perftest: atomic %" PRIu64 " on place %" PRIu64
+			" returned %" PRIu64 " after %" PRIu64 "\n", seq, place, v, last_orig[place]);
+		return -1;
+	}
+	last_orig[place] = v;
+	return 0;
 }
 
 /* --iters requests, tx-depth in flight; the time of each post and signaled completion. */
@@ -376,10 +501,13 @@ run_client(const struct pt_dest *peer)
 					")\n", vrdma_wc_status_str(wc[i].status), id);
 				return -1;
 			}
-			if (id >= opt.iters)
+			if (id >= opt.iters || id < done)
 				return -1;
 			tcompleted[id] = rte_get_timer_cycles();
-			done = id + 1;
+			/* every request up to this one is complete: check what came back */
+			for (; done <= id; done++)
+				if (check_back(done) != 0)
+					return -1;
 		}
 	}
 	return omni_stop ? -1 : 0;
@@ -512,6 +640,8 @@ run(void)
 			"than our buffer of %u x %u bytes\n", cycle_buffer, me.slots, me.slot);
 		return -1;
 	}
+	if (!client && opt.pt_test == ATOMIC_BW)
+		atomic_places_zero();
 	if (connect_qp(&peer, (uint8_t)mtu) != 0)
 		return -1;
 	if (opt.pt_test == SEND_BW) {
@@ -543,7 +673,7 @@ run(void)
 		printf(RESULT_LINE);
 		return close_connection(&peer, RUN_SECS);
 	}
-	/* write_bw */
+	/* write_bw, read_bw, atomic_bw */
 	printf(RESULT_LINE RESULT_FMT);
 	if (client) {
 		if (run_client(&peer) != 0)
@@ -551,6 +681,11 @@ run(void)
 		mine = client_report();
 		print_report(&mine);
 		printf(RESULT_LINE);
+		if (opt.pt_test == READ_BW)
+			printf("perftest: %" PRIu64 " READs, each brought data\n", opt.iters);
+		else if (opt.pt_test == ATOMIC_BW)
+			printf("perftest: %" PRIu64 " atomics, each original as expected on its "
+			       "place\n", opt.iters);
 		/* the server's report is of nothing: taken, not printed */
 		if (hand_shake(&peer, false, RUN_SECS) != 0 ||
 		    xchg_reports(&mine, &theirs, RUN_SECS) != 0)
@@ -567,7 +702,9 @@ run(void)
 	if (close_connection(&peer, RUN_SECS) != 0)
 		return -1;
 	printf(RESULT_LINE);
-	return check_written();
+	if (opt.pt_test == WRITE_BW)
+		return check_written();
+	return opt.pt_test == READ_BW ? check_unchanged() : check_atomics();
 }
 
 int
@@ -577,15 +714,17 @@ perftest_run(void)
 	int status = 1;
 
 	client = opt.connect_ip != 0;
-	/* write_bw's server: room for a cycle buffer of 64 KiB of places */
-	if (!client && opt.pt_test == WRITE_BW)
+	/* the server of a one-sided test: room for a cycle buffer of 64 KiB of places */
+	if (!client && opt.pt_test != SEND_BW)
 		opt.rx_depth = RTE_MAX(opt.rx_depth,
 				       RTE_MIN((uint32_t)MAX_DEPTH,
 					       65536 / RTE_ALIGN_CEIL(opt.size, CACHE_LINE) + 1));
 	if (client) {
 		tposted = calloc(opt.iters, sizeof(*tposted));
 		tcompleted = calloc(opt.iters, sizeof(*tcompleted));
-		if (tposted == NULL || tcompleted == NULL) {
+		/* a place per cache line of the largest cycle buffer taken */
+		last_orig = calloc(65536 / CACHE_LINE, sizeof(*last_orig));
+		if (tposted == NULL || tcompleted == NULL || last_orig == NULL) {
 			fprintf(stderr, "vrdma-perf: no memory for %" PRIu64 " times\n", opt.iters);
 			goto out;
 		}
@@ -616,5 +755,6 @@ out:
 	vuf_rdma_close(me.d);
 	free(tposted);
 	free(tcompleted);
+	free(last_orig);
 	return status;
 }

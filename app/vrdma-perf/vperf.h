@@ -57,7 +57,7 @@ struct vperf_opt {
 	unsigned int accept_secs;   /* wait this long for the peer to connect */
 	uint32_t ib_mtu;            /* path MTU in bytes (theirs: -m, default 1024) */
 	/* interoperability mode (--perftest): the test, and the server a client connects to */
-	enum mode pt_test;          /* SEND_BW or WRITE_BW */
+	enum mode pt_test;          /* SEND_BW, WRITE_BW, READ_BW or ATOMIC_BW */
 	uint32_t connect_ip;        /* client: the server's IPv4 address (host order); 0: server */
 	uint16_t connect_port;      /* client: its TCP port (perftest's -p, default 18515) */
 };
@@ -93,6 +93,13 @@ static inline bool
 vperf_ud(void)
 {
 	return opt.mode == UD_SEND_BW || opt.mode == PINGPONG_UD;
+}
+
+/* true when the QPs and MRs must grant atomics (atomic_bw, --perftest atomic_bw) */
+static inline bool
+vperf_atomics(void)
+{
+	return opt.mode == ATOMIC_BW || (opt.mode == PERFTEST && opt.pt_test == ATOMIC_BW);
 }
 
 int side_open(struct side *s, const char *path, const uint8_t gid[16]);

@@ -33,10 +33,11 @@ vperf_interop_usage(void)
 		"  --pingpong rc|ud  serve one ibv_rc_pingpong / ibv_ud_pingpong client,\n"
 		"                    --iters exchanges of --size bytes (defaults as theirs:\n"
 		"                    1000, 4096 rc, 2048 ud; rx-depth 500)\n"
-		"  --perftest TEST   send_bw or write_bw (RC): be perftest's ib_send_bw or\n"
-		"                    ib_write_bw, the server (--listen) or the client\n"
-		"                    (--connect); defaults as theirs: 65536 B, 1000 messages\n"
-		"                    (write_bw 5000), tx-depth 128, rx-depth 512\n"
+		"  --perftest TEST   send_bw, write_bw, read_bw or atomic_bw (RC): be\n"
+		"                    perftest's ib_TEST, the server (--listen) or the client\n"
+		"                    (--connect); defaults as theirs: 65536 B (atomic_bw: 8,\n"
+		"                    the only size), 1000 messages (write_bw 5000), tx-depth\n"
+		"                    128, rx-depth 512; atomic_bw's --atomic-type: theirs -A\n"
 		"  --listen PORT     serve on this TCP port (theirs: 18515)\n"
 		"  --connect IPV4    --perftest client: the server's address\n"
 		"  --port PORT       --perftest client: the server's TCP port (default 18515)\n"
@@ -63,15 +64,28 @@ vperf_interop_opt(int c, const char *arg)
 		}
 		opt.mode = arg[0] == 'r' ? PINGPONG_RC : PINGPONG_UD;
 		return 1;
-	case 'Q':
-		if (strcmp(arg, "send_bw") != 0 && strcmp(arg, "write_bw") != 0) {
-			fprintf(stderr, "vrdma-perf: --perftest '%s': expected send_bw or "
-				"write_bw\n", arg);
+	case 'Q': {
+		static const struct {
+			const char *name;
+			enum mode test;
+		} tests[] = {
+			{ "send_bw", SEND_BW }, { "write_bw", WRITE_BW }, { "read_bw", READ_BW },
+			{ "atomic_bw", ATOMIC_BW },
+		};
+		unsigned int k;
+
+		for (k = 0; k < RTE_DIM(tests); k++)
+			if (strcmp(arg, tests[k].name) == 0)
+				break;
+		if (k == RTE_DIM(tests)) {
+			fprintf(stderr, "vrdma-perf: --perftest '%s': expected send_bw, write_bw, "
+				"read_bw or atomic_bw\n", arg);
 			return -1;
 		}
 		opt.mode = PERFTEST;
-		opt.pt_test = arg[0] == 's' ? SEND_BW : WRITE_BW;
+		opt.pt_test = tests[k].test;
 		return 1;
+	}
 	case 'L':
 		if (!num_opt("listen", arg, 1, 65535, &v))
 			return -1;
@@ -177,7 +191,17 @@ perftest_args(void)
 	}
 	if (opt.connect_port == 0)
 		opt.connect_port = PERFTEST_PORT;
+	if (opt.pt_test == ATOMIC_BW && opt.size != 0 && opt.size != 8) {
+		fprintf(stderr, "vrdma-perf: --size %u: an atomic moves 8 bytes\n", opt.size);
+		return -1;
+	}
+	if (opt.atomic_type_set && opt.pt_test != ATOMIC_BW) {
+		fprintf(stderr, "vrdma-perf: --atomic-type is for atomic_bw\n");
+		return -1;
+	}
 	/* perftest's defaults (perftest_parameters.c init_perftest_params) */
+	if (opt.pt_test == ATOMIC_BW)
+		opt.size = 8;
 	if (opt.size == 0)
 		opt.size = 65536;
 	if (opt.iters == 0)

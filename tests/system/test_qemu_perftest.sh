@@ -7,16 +7,20 @@
 # vhost-user-rdma backend whose net_tap wire is in a network namespace; the
 # out-of-band TCP exchange goes over the tap to the namespace's stack):
 #
-#   guest ib_send_bw / ib_write_bw clients -> vrdma-perf --perftest servers
-#   vrdma-perf --perftest clients -> guest ib_send_bw / ib_write_bw servers
+#   guest ib_{send,write,read,atomic}_bw clients -> vrdma-perf --perftest servers
+#   vrdma-perf --perftest clients -> guest ib_{send,write,read,atomic}_bw servers
 #
 # RC, 200 messages of 64 B and of 4096 B (4 packets at rxe's path MTU of
-# 1024), each vrdma-perf end on a device of its own (GIDs ::ffff:10.0.0.11
-# to .18). Checked: every run of both ends ends well (perftest's exit 0,
-# ours 0); both ends print perftest's report line for the size and count;
-# our send_bw server took every message at its length and written, our
-# write_bw server found every place the client writes to written and nothing
-# around them; the guest's rxe counted no errors that matter.
+# 1024; atomics 8 B), each vrdma-perf end on a device of its own (GIDs
+# ::ffff:10.0.0.11 and up). Checked: every run of both ends ends well
+# (perftest's exit 0, ours 0); both ends print perftest's report line for
+# the size and count; our send_bw server took every message at its length
+# and written, our write_bw server found every place the client writes to
+# written and nothing around them, our read_bw server's buffer is unchanged,
+# our atomic_bw server's places hold the count of FETCH_AND_ADDs that hit
+# each; our read_bw client's READs each brought data and our atomic_bw
+# client's originals step by one per place; the guest's rxe counted no
+# errors that matter.
 #
 # Needs root (a network namespace), qemu-system-x86 and the guest image with
 # perftest (scripts/setup.sh, scripts/guest-image.sh).
@@ -52,8 +56,10 @@ in_ns() { ip netns exec "$ns" "$@"; }
 runs=(
 	"ss64 send_bw server 64" "ss4k send_bw server 4096"
 	"ws64 write_bw server 64" "ws4k write_bw server 4096"
+	"rs64 read_bw server 64" "rs4k read_bw server 4096" "as8 atomic_bw server 8"
 	"sc64 send_bw client 64" "sc4k send_bw client 4096"
 	"wc64 write_bw client 64" "wc4k write_bw client 4096"
+	"rc64 read_bw client 64" "rc4k read_bw client 4096" "ac8 atomic_bw client 8"
 )
 socks=(-s "$work/g.sock")
 for k in "${!runs[@]}"; do
@@ -61,7 +67,7 @@ for k in "${!runs[@]}"; do
 done
 
 in_ns sh -c 'echo $$ > "$0"; exec "$@"' "$work/b.pid" \
-	timeout 900 "$backend" -l 0-1 "${eal[@]}" -m 512 --file-prefix "$prefix-b" \
+	timeout 900 "$backend" -l 0-1 "${eal[@]}" -m 1024 --file-prefix "$prefix-b" \
 	--vdev net_tap0,iface=vurtap -- "${socks[@]}" --idle-sleep 50 \
 	> "$work/b.log" 2>&1 &
 ns_pid=$!
@@ -85,8 +91,9 @@ for k in "${!runs[@]}"; do
 		side=(--connect 10.0.0.1 --port "$port")
 		cmds+=("omni.perf=ib_$test,-d,rxe0,-x,1,-F,-n,200,-s,$size,-p,$port")
 	fi
+	gid=10.0.0.$((11 + k))
 	in_ns timeout 900 "$perf" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-$name" -- \
-		-a "$work/d$k.sock" --perftest "$test" "${side[@]}" --gid-ip "10.0.0.1$((k + 1))" \
+		-a "$work/d$k.sock" --perftest "$test" "${side[@]}" --gid-ip "$gid" \
 		--peer-mac "$guestmac" --iters 200 --size "$size" --accept-timeout 800 \
 		> "$work/$name.log" 2>&1 &
 	eval "pid_$name=$!"
@@ -136,6 +143,15 @@ expect_eq "send_bw servers: every message of its length and written (64 B, 4096 
 	"$(grep -c '^perftest: 200 messages of 64 bytes received, each of that length and written$' "$work/ss64.log") $(grep -c '^perftest: 200 messages of 4096 bytes received, each of that length and written$' "$work/ss4k.log")"
 expect_eq "write_bw servers: every place written, nothing around (64 places of 64 B, 1 of 4096 B)" "1 1" \
 	"$(grep -c '^perftest: 64 places of 64 bytes written, nothing around them$' "$work/ws64.log") $(grep -c '^perftest: 1 places of 4096 bytes written, nothing around them$' "$work/ws4k.log")"
+expect_eq "read_bw servers: the buffer read is unchanged (64 B, 4096 B)" "1 1" \
+	"$(grep -c '^perftest: the buffer read is unchanged$' "$work/rs64.log") $(grep -c '^perftest: the buffer read is unchanged$' "$work/rs4k.log")"
+expect_eq "atomic_bw server: its 64 places count the 200 FETCH_AND_ADDs, nothing around changed" 1 \
+	"$(grep -c '^perftest: 64 places hold the count of 200 atomics, nothing around them changed$' "$work/as8.log")"
+# what our read_bw and atomic_bw clients checked of what came back
+expect_eq "read_bw clients: every READ brought data (64 B, 4096 B)" "1 1" \
+	"$(grep -c '^perftest: 200 READs, each brought data$' "$work/rc64.log") $(grep -c '^perftest: 200 READs, each brought data$' "$work/rc4k.log")"
+expect_eq "atomic_bw client: every original one more than the last on its place" 1 \
+	"$(grep -c '^perftest: 200 atomics, each original as expected on its place$' "$work/ac8.log")"
 # the guest's rxe (its hw_counters after the last run): no retries ran out, nothing failed to send
 ctr() { grep -a -E "^$1 [0-9]+$" "$work/guest.txt" | tail -1 | awk '{print $2}'; }
 expect_eq "guest rxe: retry_exceeded_err, retry_rnr_exceeded_err, send_err all 0" "0 0 0" \
@@ -149,6 +165,6 @@ if grep -Eq '^mbufs: ([0-9]+) of \1 in the pool$' "$work/b.log"; then
 else
 	fail "the backend: every mbuf back in the pool" "$(tail -5 "$work/b.log")"
 fi
-echo "# guest rxe counters: $(sed -n '/OMNI-RESULT perf8/,/OMNI-DONE/p' "$work/guest.txt" | grep -a -E '^[a-z_]+ [0-9]+$' | awk '$2 != 0' | tr '\n' ' ')"
+echo "# guest rxe counters: $(sed -n "/OMNI-RESULT perf${#runs[@]} /,/OMNI-DONE/p" "$work/guest.txt" | grep -a -E '^[a-z_]+ [0-9]+$' | awk '$2 != 0' | tr '\n' ' ')"
 
 finish
