@@ -29,6 +29,7 @@
 
 #include <endian.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,13 @@
 #define RESULT_LINE "---------------------------------------------------------------------------------------\n"
 #define RESULT_FMT " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
 #define REPORT_FMT " %-7" PRIu64 "    %-10" PRIu64 "       %-7.2lf            %-7.2lf\t\t   %-7.6lf\n"
+/* the latency tests' (RESULT_FMT_LAT, REPORT_FMT_LAT) */
+#define RESULT_FMT_LAT " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    " \
+	"t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
+#define REPORT_FMT_LAT " %-7u %" PRIu64 "          %-7.2f        %-7.2f      %-7.2f  \t       " \
+	"%-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n"
+#define LAT_MEASURE_TAIL 2    /* the slowest round trips left out of a latency report */
+#define TELL_SIZE 16          /* below it random bytes may equal our fill: not checked */
 
 static struct side me = { .name = "perftest" };
 static bool client;
@@ -67,10 +75,21 @@ static uint32_t cycle_buffer = CYCLE_BUFFER, cache_line = CACHE_LINE;
 static uint64_t *tposted, *tcompleted; /* client: per message, for the peak */
 static uint64_t *last_orig;           /* atomic_bw client: the last original per place */
 
+/* send_lat, write_lat: ping-pong, each end its own report */
+static bool
+lat_test(void)
+{
+	return opt.pt_test == SEND_LAT || opt.pt_test == WRITE_LAT;
+}
+
 static const char *
 test_name(void)
 {
 	switch (opt.pt_test) {
+	case SEND_LAT:
+		return "send_lat";
+	case WRITE_LAT:
+		return "write_lat";
 	case SEND_BW:
 		return "send_bw";
 	case WRITE_BW:
@@ -245,7 +264,7 @@ check_written(void)
 	for (k = 0; k < n; k++) {
 		const uint8_t *p = me.buf + (size_t)k * inc();
 
-		if (all_fill(p, opt.size)) {
+		if (opt.size >= TELL_SIZE && all_fill(p, opt.size)) {
 			fprintf(stderr, "vrdma-perf: perftest: place %u (offset %zu) was never "
 				"written\n", k, (size_t)k * inc());
 			return -1;
@@ -367,8 +386,8 @@ serve_sends(uint64_t posted, uint64_t *t0, uint64_t *t1)
 			}
 			if (rcnt++ == 0)
 				*t0 = rte_get_timer_cycles();
-			if (le32toh(wc[i].byte_len) != opt.size ||
-			    all_fill(me.buf + (size_t)(id % me.slots) * me.slot, opt.size)) {
+			if (le32toh(wc[i].byte_len) != opt.size || (opt.size >= TELL_SIZE &&
+			    all_fill(me.buf + (size_t)(id % me.slots) * me.slot, opt.size))) {
 				fprintf(stderr, "vrdma-perf: perftest: message %" PRIu64 ": %u bytes "
 					"(%u expected) or never written\n", rcnt - 1,
 					le32toh(wc[i].byte_len), opt.size);
@@ -448,7 +467,7 @@ check_back(uint64_t seq)
 	const uint8_t *p = me.buf + (size_t)(seq % me.slots) * me.slot;
 	uint64_t n = places(), place = seq % n, v;
 
-	if (opt.pt_test == READ_BW && all_fill(p, opt.size)) {
+	if (opt.pt_test == READ_BW && opt.size >= TELL_SIZE && all_fill(p, opt.size)) {
 		fprintf(stderr, "vrdma-perf: perftest: READ %" PRIu64 " brought nothing\n", seq);
 		return -1;
 	}
@@ -579,6 +598,209 @@ close_connection(struct pt_dest *peer, unsigned int secs)
 	return 0;
 }
 
+/* ---------------- send_lat, write_lat ---------------- */
+
+static uint64_t lat_sent, lat_got, lat_posted, lat_scnt; /* completions, receives, posted */
+
+/*
+ * Take what the CQ holds: our sends' completions (each signaled: tx-depth 1),
+ * and send_lat's receives (of the agreed length, the receive posted again).
+ */
+static int
+lat_poll(void)
+{
+	struct vrdma_cq_req wc[POLL_BURST];
+	int n, i;
+
+	n = vuf_rdma_poll_cq(me.d, me.cqn, wc, POLL_BURST);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (wc[i].status != VRDMA_WC_SUCCESS) {
+			fprintf(stderr, "vrdma-perf: completion error: %s (wr_id %" PRIu64 ")\n",
+				vrdma_wc_status_str(wc[i].status), le64toh(wc[i].wr_id));
+			return -1;
+		}
+		if (wc[i].opcode != VRDMA_WC_RECV) {
+			lat_sent++;
+			continue;
+		}
+		if (le32toh(wc[i].byte_len) != opt.size) {
+			fprintf(stderr, "vrdma-perf: perftest: message %" PRIu64 ": %u bytes, %u "
+				"expected\n", lat_got, le32toh(wc[i].byte_len), opt.size);
+			return -1;
+		}
+		lat_got++;
+		if (lat_posted < opt.iters && post_recv(lat_posted++) != 0)
+			return -1;
+	}
+	return n;
+}
+
+/*
+ * write_lat: message @p seq (from 1) has arrived when the last byte of our
+ * slot 0 reads seq's low byte; perftest writes zeros and that byte.
+ */
+static bool
+lat_arrived(uint64_t seq)
+{
+	return __atomic_load_n(me.buf + opt.size - 1, __ATOMIC_ACQUIRE) == (uint8_t)seq;
+}
+
+static int
+lat_check_zeros(uint64_t seq)
+{
+	uint32_t k;
+
+	for (k = 0; k + 1 < opt.size; k++)
+		if (me.buf[k] != 0) {
+			fprintf(stderr, "vrdma-perf: perftest: message %" PRIu64 " byte %u is %u, "
+				"0 expected\n", seq, k, me.buf[k]);
+			return -1;
+		}
+	return 0;
+}
+
+/* Wait until @p done() holds, serving the Ethernet side; RUN_SECS without it is a stall. */
+static int
+lat_wait(bool (*done)(uint64_t), uint64_t arg, const char *what)
+{
+	uint64_t hz = rte_get_timer_hz(), start = rte_get_timer_cycles();
+	unsigned int spins = 0;
+
+	while (!done(arg)) {
+		if (omni_stop)
+			return -1;
+		if (opt.pt_test == SEND_LAT || lat_sent < lat_scnt) {
+			if (lat_poll() < 0)
+				return -1;
+		}
+		if (++spins % 1024 == 0) {
+			vnet_serve(NULL);
+			if (rte_get_timer_cycles() - start > RUN_SECS * hz) {
+				fprintf(stderr, "vrdma-perf: perftest: no %s %" PRIu64 " for %u s\n",
+					what, arg, RUN_SECS);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static bool
+lat_received(uint64_t seq)
+{
+	return opt.pt_test == SEND_LAT ? lat_got >= seq : lat_arrived(seq);
+}
+
+static bool
+lat_send_done(uint64_t seq)
+{
+	return lat_sent >= seq;
+}
+
+/*
+ * perftest's ping-pong (run_iter_lat_send, run_iter_lat_write): one side
+ * waits for message i before it sends its own i; send_lat's client and
+ * write_lat's server go first. Each post's time is kept for the report.
+ */
+static int
+run_lat(const struct pt_dest *peer)
+{
+	bool goes_first = opt.pt_test == SEND_LAT ? client : !client;
+	uint32_t post_slot = 1;
+	uint64_t rcnt = 0;
+
+	while (lat_scnt < opt.iters || rcnt < opt.iters) {
+		if (rcnt < opt.iters && !(lat_scnt == 0 && goes_first)) {
+			rcnt++;
+			if (lat_wait(lat_received, rcnt, "message") != 0)
+				return -1;
+			if (opt.pt_test == WRITE_LAT && lat_check_zeros(rcnt) != 0)
+				return -1;
+		}
+		if (lat_scnt < opt.iters) {
+			struct vrdma_sge g = side_sge(&me, post_slot, opt.size);
+			struct vrdma_sq_req r;
+
+			memset(&r, 0, sizeof(r));
+			r.wr_id = htole64(lat_scnt);
+			r.num_sge = htole32(1);
+			r.send_flags = VRDMA_SEND_SIGNALED;
+			if (opt.pt_test == WRITE_LAT) {
+				/* zeros, and the message's number in the last byte */
+				me.buf[(size_t)post_slot * me.slot + opt.size - 1] =
+					(uint8_t)(lat_scnt + 1);
+				r.opcode = VRDMA_WR_RDMA_WRITE;
+				r.rdma.remote_addr = htole64(peer->vaddr);
+				r.rdma.rkey = htole32(peer->rkey);
+			} else {
+				r.opcode = VRDMA_WR_SEND;
+			}
+			tposted[lat_scnt] = rte_get_timer_cycles();
+			if (vuf_rdma_post_send(me.d, me.qpn, &r, &g) != 0) {
+				fprintf(stderr, "vrdma-perf: perftest: cannot post message %" PRIu64
+					"\n", lat_scnt);
+				return -1;
+			}
+			lat_scnt++;
+			/* as perftest: each send's completion before the next step */
+			if (lat_wait(lat_send_done, lat_scnt, "completion of message") != 0)
+				return -1;
+		}
+	}
+	printf("perftest: %" PRIu64 " messages each way, every one received %s\n", opt.iters,
+	       opt.pt_test == WRITE_LAT ? "as zeros and its number, in order" :
+	       "of its length");
+	return 0;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * perftest's latency report (print_report_lat): the gaps between our posts
+ * halved (a round trip is two messages), sorted, the LAT_MEASURE_TAIL
+ * largest left out; the median, mean, deviation (perftest truncates each
+ * term to an integer: so do we) and the 99 and 99.9 percentiles.
+ */
+static int
+lat_report(void)
+{
+	double q = (double)rte_get_timer_hz() / 1e6 * 2, sum = 0, avg, dev = 0, median;
+	uint64_t *d, k;
+	int64_t n;
+
+	if (opt.iters < LAT_MEASURE_TAIL + 2)
+		return -1;
+	d = calloc(opt.iters, sizeof(*d));
+	if (d == NULL)
+		return -1;
+	for (k = 0; k + 1 < opt.iters; k++)
+		d[k] = tposted[k + 1] - tposted[k];
+	qsort(d, opt.iters - 1, sizeof(*d), cmp_u64);
+	n = (int64_t)opt.iters - 1 - LAT_MEASURE_TAIL;
+	median = (n - 1) % 2 ? (double)((d[n / 2] + d[n / 2 - 1]) / 2) : (double)d[n / 2];
+	for (k = 0; k < (uint64_t)n; k++)
+		sum += (double)d[k] / q;
+	avg = sum / (double)n;
+	for (k = 0; k < (uint64_t)n; k++) {
+		int t = (int)(avg - (double)d[k] / q);
+
+		dev += (int)pow(t, 2);
+	}
+	printf(REPORT_FMT_LAT, opt.size, opt.iters, (double)d[0] / q, (double)d[n] / q,
+	       median / q, avg, sqrt(dev / (double)n), (double)d[(int64_t)ceil((double)n * 0.99)] / q,
+	       (double)d[(int64_t)ceil((double)n * 0.999)] / q);
+	free(d);
+	return 0;
+}
+
 /* Connection data, QP connected, the handshakes before the run. */
 static int
 connect_qp(struct pt_dest *peer, uint8_t mtu)
@@ -644,10 +866,11 @@ run(void)
 		atomic_places_zero();
 	if (connect_qp(&peer, (uint8_t)mtu) != 0)
 		return -1;
-	if (opt.pt_test == SEND_BW) {
+	if (opt.pt_test == SEND_BW || lat_test()) {
 		uint64_t posted = 0;
 
-		if (!client)
+		/* send_bw's server and both ends of send_lat receive */
+		if (opt.pt_test == SEND_LAT || (opt.pt_test == SEND_BW && !client))
 			for (; posted < RTE_MIN((uint64_t)opt.rx_depth, opt.iters); posted++)
 				if (post_recv(posted) != 0) {
 					fprintf(stderr, "vrdma-perf: perftest: cannot post receive %"
@@ -657,6 +880,17 @@ run(void)
 		/* the receives are up: the client may start */
 		if (hand_shake(&peer, false, RUN_SECS) != 0)
 			return -1;
+		if (lat_test()) {
+			/* write_lat: slot 0 is where the peer writes, all zeros before (as theirs) */
+			memset(me.buf, 0, (size_t)me.slots * me.slot);
+			lat_posted = posted;
+			fputs(RESULT_LINE RESULT_FMT_LAT, stdout);
+			if (run_lat(&peer) != 0 || lat_report() != 0)
+				return -1;
+			printf(RESULT_LINE);
+			/* ib_write_lat ends there: no closing handshake, no "done" */
+			return opt.pt_test == WRITE_LAT ? 0 : close_connection(&peer, RUN_SECS);
+		}
 		printf(RESULT_LINE RESULT_FMT);
 		if (client ? run_client(&peer) != 0 : serve_sends(posted, &t0, &t1) != 0)
 			return -1;
@@ -719,7 +953,7 @@ perftest_run(void)
 		opt.rx_depth = RTE_MAX(opt.rx_depth,
 				       RTE_MIN((uint32_t)MAX_DEPTH,
 					       65536 / RTE_ALIGN_CEIL(opt.size, CACHE_LINE) + 1));
-	if (client) {
+	if (client || lat_test()) {
 		tposted = calloc(opt.iters, sizeof(*tposted));
 		tcompleted = calloc(opt.iters, sizeof(*tcompleted));
 		/* a place per cache line of the largest cycle buffer taken */

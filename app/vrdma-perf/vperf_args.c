@@ -33,11 +33,12 @@ vperf_interop_usage(void)
 		"  --pingpong rc|ud  serve one ibv_rc_pingpong / ibv_ud_pingpong client,\n"
 		"                    --iters exchanges of --size bytes (defaults as theirs:\n"
 		"                    1000, 4096 rc, 2048 ud; rx-depth 500)\n"
-		"  --perftest TEST   send_bw, write_bw, read_bw or atomic_bw (RC): be\n"
-		"                    perftest's ib_TEST, the server (--listen) or the client\n"
-		"                    (--connect); defaults as theirs: 65536 B (atomic_bw: 8,\n"
-		"                    the only size), 1000 messages (write_bw 5000), tx-depth\n"
-		"                    128, rx-depth 512; atomic_bw's --atomic-type: theirs -A\n"
+		"  --perftest TEST   send_bw, write_bw, read_bw, atomic_bw, send_lat or\n"
+		"                    write_lat (RC): be perftest's ib_TEST, the server\n"
+		"                    (--listen) or the client (--connect); defaults as\n"
+		"                    theirs: 65536 B (atomic_bw: 8, the only size; _lat: 2),\n"
+		"                    1000 messages (write_bw 5000), tx-depth 128 (_lat: 1),\n"
+		"                    rx-depth 512; atomic_bw's --atomic-type: theirs -A\n"
 		"  --listen PORT     serve on this TCP port (theirs: 18515)\n"
 		"  --connect IPV4    --perftest client: the server's address\n"
 		"  --port PORT       --perftest client: the server's TCP port (default 18515)\n"
@@ -70,7 +71,8 @@ vperf_interop_opt(int c, const char *arg)
 			enum mode test;
 		} tests[] = {
 			{ "send_bw", SEND_BW }, { "write_bw", WRITE_BW }, { "read_bw", READ_BW },
-			{ "atomic_bw", ATOMIC_BW },
+			{ "atomic_bw", ATOMIC_BW }, { "send_lat", SEND_LAT },
+			{ "write_lat", WRITE_LAT },
 		};
 		unsigned int k;
 
@@ -79,7 +81,7 @@ vperf_interop_opt(int c, const char *arg)
 				break;
 		if (k == RTE_DIM(tests)) {
 			fprintf(stderr, "vrdma-perf: --perftest '%s': expected send_bw, write_bw, "
-				"read_bw or atomic_bw\n", arg);
+				"read_bw, atomic_bw, send_lat or write_lat\n", arg);
 			return -1;
 		}
 		opt.mode = PERFTEST;
@@ -203,7 +205,10 @@ perftest_args(void)
 	if (opt.pt_test == ATOMIC_BW)
 		opt.size = 8;
 	if (opt.size == 0)
-		opt.size = 65536;
+		opt.size = opt.pt_test == SEND_LAT || opt.pt_test == WRITE_LAT ? 2 : 65536;
+	/* a latency test keeps one message in flight */
+	if (opt.pt_test == SEND_LAT || opt.pt_test == WRITE_LAT)
+		opt.tx_depth = 1;
 	if (opt.iters == 0)
 		opt.iters = opt.pt_test == WRITE_BW ? 5000 : 1000;
 	if (opt.tx_depth == 0)

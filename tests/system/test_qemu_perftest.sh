@@ -11,7 +11,7 @@
 #   vrdma-perf --perftest clients -> guest ib_{send,write,read,atomic}_bw servers
 #
 # RC, 200 messages of 64 B and of 4096 B (4 packets at rxe's path MTU of
-# 1024; atomics 8 B), each vrdma-perf end on a device of its own (GIDs
+# 1024; atomics 8 B), send_lat and write_lat too, each vrdma-perf end on a device of its own (GIDs
 # ::ffff:10.0.0.11 and up). Checked: every run of both ends ends well
 # (perftest's exit 0, ours 0); both ends print perftest's report line for
 # the size and count; our send_bw server took every message at its length
@@ -57,9 +57,13 @@ runs=(
 	"ss64 send_bw server 64" "ss4k send_bw server 4096"
 	"ws64 write_bw server 64" "ws4k write_bw server 4096"
 	"rs64 read_bw server 64" "rs4k read_bw server 4096" "as8 atomic_bw server 8"
+	"ls64 send_lat server 64" "ls4k send_lat server 4096"
+	"ms64 write_lat server 64" "ms4k write_lat server 4096"
 	"sc64 send_bw client 64" "sc4k send_bw client 4096"
 	"wc64 write_bw client 64" "wc4k write_bw client 4096"
 	"rc64 read_bw client 64" "rc4k read_bw client 4096" "ac8 atomic_bw client 8"
+	"lc64 send_lat client 64" "lc4k send_lat client 4096"
+	"mc64 write_lat client 64" "mc4k write_lat client 4096"
 )
 socks=(-s "$work/g.sock")
 for k in "${!runs[@]}"; do
@@ -67,7 +71,7 @@ for k in "${!runs[@]}"; do
 done
 
 in_ns sh -c 'echo $$ > "$0"; exec "$@"' "$work/b.pid" \
-	timeout 900 "$backend" -l 0-1 "${eal[@]}" -m 1024 --file-prefix "$prefix-b" \
+	timeout 900 "$backend" -l 0-1 "${eal[@]}" -m 2048 --file-prefix "$prefix-b" \
 	--vdev net_tap0,iface=vurtap -- "${socks[@]}" --idle-sleep 50 \
 	> "$work/b.log" 2>&1 &
 ns_pid=$!
@@ -118,7 +122,8 @@ tr -d '\r' < "$work/guest.log" > "$work/guest.txt"
 expect_eq "the guest boots, runs perftest and powers off (QEMU exit 0)" 0 "$q_rc"
 
 # perftest's report line for SIZE and 200 iterations in TEXT: " SIZE 200 peak avg rate"
-report() { awk -v s="$2" '$1 == s && $2 == 200 && NF == 5 {print; exit}' <<<"$1"; }
+# (bandwidth) or " SIZE 200 min max typical avg stdev 99% 99.9%" (latency)
+report() { awk -v s="$2" '$1 == s && $2 == 200 && (NF == 5 || NF == 9) {print; exit}' <<<"$1"; }
 for k in "${!runs[@]}"; do
 	read -r name test role size <<<"${runs[$k]}"
 	n=$((k + 1))
@@ -152,6 +157,15 @@ expect_eq "read_bw clients: every READ brought data (64 B, 4096 B)" "1 1" \
 	"$(grep -c '^perftest: 200 READs, each brought data$' "$work/rc64.log") $(grep -c '^perftest: 200 READs, each brought data$' "$work/rc4k.log")"
 expect_eq "atomic_bw client: every original one more than the last on its place" 1 \
 	"$(grep -c '^perftest: 200 atomics, each original as expected on its place$' "$work/ac8.log")"
+# the latency tests: every message each way, received as it should be
+for r in ls64:64:"of its length" ls4k:4096:"of its length" lc64:64:"of its length" \
+	lc4k:4096:"of its length" ms64:64:"as zeros and its number, in order" \
+	ms4k:4096:"as zeros and its number, in order" mc64:64:"as zeros and its number, in order" \
+	mc4k:4096:"as zeros and its number, in order"; do
+	n=${r%%:*}
+	expect_eq "$n: 200 messages each way, every one received ${r#*:*:}" 1 \
+		"$(grep -c "^perftest: 200 messages each way, every one received ${r#*:*:}\$" "$work/$n.log")"
+done
 # the guest's rxe (its hw_counters after the last run): no retries ran out, nothing failed to send
 ctr() { grep -a -E "^$1 [0-9]+$" "$work/guest.txt" | tail -1 | awk '{print $2}'; }
 expect_eq "guest rxe: retry_exceeded_err, retry_rnr_exceeded_err, send_err all 0" "0 0 0" \
