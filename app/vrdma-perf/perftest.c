@@ -82,6 +82,19 @@ lat_test(void)
 	return opt.pt_test == SEND_LAT || opt.pt_test == WRITE_LAT;
 }
 
+/* read_lat, atomic_lat: the client alone, one request at a time on one place */
+static bool
+lat_one_sided(void)
+{
+	return opt.pt_test == READ_LAT || opt.pt_test == ATOMIC_LAT;
+}
+
+static bool
+atomic_test(void)
+{
+	return opt.pt_test == ATOMIC_BW || opt.pt_test == ATOMIC_LAT;
+}
+
 static const char *
 test_name(void)
 {
@@ -90,6 +103,10 @@ test_name(void)
 		return "send_lat";
 	case WRITE_LAT:
 		return "write_lat";
+	case READ_LAT:
+		return "read_lat";
+	case ATOMIC_LAT:
+		return "atomic_lat";
 	case SEND_BW:
 		return "send_bw";
 	case WRITE_BW:
@@ -125,6 +142,8 @@ inc(void)
 static uint32_t
 places(void)
 {
+	if (vperf_pt_lat())
+		return 1; /* the latency tests use one place, the peer's vaddr */
 	return opt.size <= cycle_buffer / 2 || opt.pt_test == ATOMIC_BW ? cycle_buffer / inc() : 1;
 }
 
@@ -172,9 +191,10 @@ print_dest(const char *side, const struct pt_dest *d)
 	unsigned int k;
 
 	printf(" %s address: LID %#04x QPN %#06x PSN %#06x", side, d->lid, d->qpn, d->psn);
-	if (opt.pt_test == READ_BW)
+	if (opt.pt_test == READ_BW || opt.pt_test == READ_LAT)
 		printf(" OUT %#04x", d->out_reads);
-	if (opt.pt_test == WRITE_BW || opt.pt_test == READ_BW)
+	if (opt.pt_test == WRITE_BW || opt.pt_test == READ_BW || opt.pt_test == WRITE_LAT ||
+	    opt.pt_test == READ_LAT)
 		printf(" RKey %#08x VAddr %#016" PRIx64, d->rkey, d->vaddr);
 	printf("\n GID: ");
 	for (k = 0; k < 16; k++)
@@ -433,14 +453,16 @@ post_one(const struct pt_dest *peer, uint64_t seq)
 	switch (opt.pt_test) {
 	case WRITE_BW:
 	case READ_BW:
+	case READ_LAT:
 		r.opcode = opt.pt_test == WRITE_BW ? VRDMA_WR_RDMA_WRITE : VRDMA_WR_RDMA_READ;
 		r.rdma.remote_addr = htole64(peer->vaddr + (seq % places()) * inc());
 		r.rdma.rkey = htole32(peer->rkey);
 		/* a READ must fill its slot: our fill shows one that did not */
-		if (opt.pt_test == READ_BW)
+		if (opt.pt_test != WRITE_BW)
 			memset(me.buf + (size_t)slot * me.slot, FILL, opt.size);
 		break;
 	case ATOMIC_BW:
+	case ATOMIC_LAT:
 		/* perftest's values: add 1, or compare 0 and swap 0 */
 		r.opcode = opt.cmp_swap ? VRDMA_WR_ATOMIC_CMP_AND_SWP :
 			VRDMA_WR_ATOMIC_FETCH_AND_ADD;
@@ -467,11 +489,12 @@ check_back(uint64_t seq)
 	const uint8_t *p = me.buf + (size_t)(seq % me.slots) * me.slot;
 	uint64_t n = places(), place = seq % n, v;
 
-	if (opt.pt_test == READ_BW && opt.size >= TELL_SIZE && all_fill(p, opt.size)) {
+	if ((opt.pt_test == READ_BW || opt.pt_test == READ_LAT) && opt.size >= TELL_SIZE &&
+	    all_fill(p, opt.size)) {
 		fprintf(stderr, "vrdma-perf: perftest: READ %" PRIu64 " brought nothing\n", seq);
 		return -1;
 	}
-	if (opt.pt_test != ATOMIC_BW)
+	if (!atomic_test())
 		return 0;
 	memcpy(&v, p, sizeof(v));
 	v = le64toh(v);
@@ -755,6 +778,34 @@ run_lat(const struct pt_dest *peer)
 	return 0;
 }
 
+/*
+ * read_lat, atomic_lat client (run_iter_lat): one request at a time to the
+ * peer's vaddr, each signaled and waited for, its post time kept; what it
+ * brought checked as the bandwidth tests' (check_back).
+ */
+static int
+run_lat_client(const struct pt_dest *peer)
+{
+	uint64_t seq;
+
+	for (seq = 0; seq < opt.iters; seq++) {
+		tposted[seq] = rte_get_timer_cycles();
+		if (post_one(peer, seq) != 0) {
+			fprintf(stderr, "vrdma-perf: perftest: cannot post request %" PRIu64 "\n",
+				seq);
+			return -1;
+		}
+		lat_scnt = seq + 1;
+		if (lat_wait(lat_send_done, seq + 1, "completion of request") != 0 ||
+		    check_back(seq) != 0)
+			return -1;
+	}
+	printf("perftest: %" PRIu64 " %s, each %s\n", opt.iters,
+	       opt.pt_test == READ_LAT ? "READs" : "atomics",
+	       opt.pt_test == READ_LAT ? "brought data" : "original as expected on its place");
+	return 0;
+}
+
 static int
 cmp_u64(const void *a, const void *b)
 {
@@ -772,7 +823,9 @@ cmp_u64(const void *a, const void *b)
 static int
 lat_report(void)
 {
-	double q = (double)rte_get_timer_hz() / 1e6 * 2, sum = 0, avg, dev = 0, median;
+	/* a READ or an atomic is a round trip in one request: not halved */
+	double q = (double)rte_get_timer_hz() / 1e6 * (lat_one_sided() ? 1 : 2), sum = 0, avg,
+		dev = 0, median;
 	uint64_t *d, k;
 	int64_t n;
 
@@ -862,7 +915,7 @@ run(void)
 			"than our buffer of %u x %u bytes\n", cycle_buffer, me.slots, me.slot);
 		return -1;
 	}
-	if (!client && opt.pt_test == ATOMIC_BW)
+	if (!client && atomic_test())
 		atomic_places_zero();
 	if (connect_qp(&peer, (uint8_t)mtu) != 0)
 		return -1;
@@ -904,6 +957,22 @@ run(void)
 			mine.msg_rate = (double)opt.iters / (secs * 1e6);
 		}
 		print_report(&mine);
+		printf(RESULT_LINE);
+		return close_connection(&peer, RUN_SECS);
+	}
+	if (lat_one_sided()) {
+		/* one more handshake; the server then waits in the closing one */
+		if (hand_shake(&peer, false, RUN_SECS) != 0)
+			return -1;
+		if (!client) {
+			if (close_connection(&peer, opt.accept_secs) != 0)
+				return -1;
+			printf(RESULT_LINE);
+			return opt.pt_test == READ_LAT ? check_unchanged() : check_atomics();
+		}
+		fputs(RESULT_LINE RESULT_FMT_LAT, stdout);
+		if (run_lat_client(&peer) != 0 || lat_report() != 0)
+			return -1;
 		printf(RESULT_LINE);
 		return close_connection(&peer, RUN_SECS);
 	}

@@ -32,7 +32,8 @@
 
 enum mode {
 	SEND_BW, WRITE_BW, READ_BW, SEND_LAT, UD_SEND_BW, ATOMIC_BW, WRITE_LAT,
-	PINGPONG_RC, PINGPONG_UD, PERFTEST
+	PINGPONG_RC, PINGPONG_UD, PERFTEST,
+	READ_LAT, ATOMIC_LAT        /* --perftest's tests only */
 };
 
 struct vperf_opt {
@@ -57,7 +58,7 @@ struct vperf_opt {
 	unsigned int accept_secs;   /* wait this long for the peer to connect */
 	uint32_t ib_mtu;            /* path MTU in bytes (theirs: -m, default 1024) */
 	/* interoperability mode (--perftest): the test, and the server a client connects to */
-	enum mode pt_test;          /* SEND_BW, WRITE_BW, READ_BW or ATOMIC_BW */
+	enum mode pt_test;          /* SEND_BW, ..., ATOMIC_BW, SEND_LAT, WRITE_LAT, READ_LAT, ATOMIC_LAT */
 	uint32_t connect_ip;        /* client: the server's IPv4 address (host order); 0: server */
 	uint16_t connect_port;      /* client: its TCP port (perftest's -p, default 18515) */
 };
@@ -99,7 +100,16 @@ vperf_ud(void)
 static inline bool
 vperf_atomics(void)
 {
-	return opt.mode == ATOMIC_BW || (opt.mode == PERFTEST && opt.pt_test == ATOMIC_BW);
+	return opt.mode == ATOMIC_BW ||
+	       (opt.mode == PERFTEST && (opt.pt_test == ATOMIC_BW || opt.pt_test == ATOMIC_LAT));
+}
+
+/* --perftest: a latency test (one message at a time, the latency report) */
+static inline bool
+vperf_pt_lat(void)
+{
+	return opt.pt_test == SEND_LAT || opt.pt_test == WRITE_LAT || opt.pt_test == READ_LAT ||
+	       opt.pt_test == ATOMIC_LAT;
 }
 
 int side_open(struct side *s, const char *path, const uint8_t gid[16]);

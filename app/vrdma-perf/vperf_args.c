@@ -33,10 +33,11 @@ vperf_interop_usage(void)
 		"  --pingpong rc|ud  serve one ibv_rc_pingpong / ibv_ud_pingpong client,\n"
 		"                    --iters exchanges of --size bytes (defaults as theirs:\n"
 		"                    1000, 4096 rc, 2048 ud; rx-depth 500)\n"
-		"  --perftest TEST   send_bw, write_bw, read_bw, atomic_bw, send_lat or\n"
-		"                    write_lat (RC): be perftest's ib_TEST, the server\n"
-		"                    (--listen) or the client (--connect); defaults as\n"
-		"                    theirs: 65536 B (atomic_bw: 8, the only size; _lat: 2),\n"
+		"  --perftest TEST   send_bw, write_bw, read_bw, atomic_bw, send_lat,\n"
+		"                    write_lat, read_lat or atomic_lat (RC): be perftest's\n"
+		"                    ib_TEST, the server (--listen) or the client\n"
+		"                    (--connect); defaults as theirs: 65536 B (atomic_*:\n"
+		"                    8, the only size; _lat: 2),\n"
 		"                    1000 messages (write_bw 5000), tx-depth 128 (_lat: 1),\n"
 		"                    rx-depth 512; atomic_bw's --atomic-type: theirs -A\n"
 		"  --listen PORT     serve on this TCP port (theirs: 18515)\n"
@@ -72,7 +73,8 @@ vperf_interop_opt(int c, const char *arg)
 		} tests[] = {
 			{ "send_bw", SEND_BW }, { "write_bw", WRITE_BW }, { "read_bw", READ_BW },
 			{ "atomic_bw", ATOMIC_BW }, { "send_lat", SEND_LAT },
-			{ "write_lat", WRITE_LAT },
+			{ "write_lat", WRITE_LAT }, { "read_lat", READ_LAT },
+			{ "atomic_lat", ATOMIC_LAT },
 		};
 		unsigned int k;
 
@@ -81,7 +83,8 @@ vperf_interop_opt(int c, const char *arg)
 				break;
 		if (k == RTE_DIM(tests)) {
 			fprintf(stderr, "vrdma-perf: --perftest '%s': expected send_bw, write_bw, "
-				"read_bw, atomic_bw, send_lat or write_lat\n", arg);
+				"read_bw, atomic_bw, send_lat, write_lat, read_lat or atomic_lat\n",
+				arg);
 			return -1;
 		}
 		opt.mode = PERFTEST;
@@ -193,21 +196,21 @@ perftest_args(void)
 	}
 	if (opt.connect_port == 0)
 		opt.connect_port = PERFTEST_PORT;
-	if (opt.pt_test == ATOMIC_BW && opt.size != 0 && opt.size != 8) {
+	if (vperf_atomics() && opt.size != 0 && opt.size != 8) {
 		fprintf(stderr, "vrdma-perf: --size %u: an atomic moves 8 bytes\n", opt.size);
 		return -1;
 	}
-	if (opt.atomic_type_set && opt.pt_test != ATOMIC_BW) {
-		fprintf(stderr, "vrdma-perf: --atomic-type is for atomic_bw\n");
+	if (opt.atomic_type_set && !vperf_atomics()) {
+		fprintf(stderr, "vrdma-perf: --atomic-type is for atomic_bw and atomic_lat\n");
 		return -1;
 	}
 	/* perftest's defaults (perftest_parameters.c init_perftest_params) */
-	if (opt.pt_test == ATOMIC_BW)
+	if (vperf_atomics())
 		opt.size = 8;
 	if (opt.size == 0)
-		opt.size = opt.pt_test == SEND_LAT || opt.pt_test == WRITE_LAT ? 2 : 65536;
+		opt.size = vperf_pt_lat() ? 2 : 65536;
 	/* a latency test keeps one message in flight */
-	if (opt.pt_test == SEND_LAT || opt.pt_test == WRITE_LAT)
+	if (vperf_pt_lat())
 		opt.tx_depth = 1;
 	if (opt.iters == 0)
 		opt.iters = opt.pt_test == WRITE_BW ? 5000 : 1000;
