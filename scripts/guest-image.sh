@@ -10,6 +10,7 @@
 # Packages are fetched with `apt-get download` and unpacked with `dpkg-deb -x`
 # into a scratch dir under /var/tmp; nothing is installed on the host. The
 # build is skipped when OUT_DIR/stamp matches (this script + package versions).
+# OUT_DIR/tools lists the programs in the image.
 #
 # /init reads the kernel command line (see scripts/guest-run.sh):
 #   omni.ip=A.B.C.D/NN   address for eth0
@@ -87,7 +88,7 @@ $(grep -v "^'" <<<"$uris")"
 fi
 stamp=$( (cat "$self"; echo "$uris" | awk '{print $2}' | sort) | sha256sum | cut -c1-64)
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] &&
-	[ -f "$out/vmlinuz" ] && [ -f "$out/initrd.img" ]; then
+	[ -f "$out/vmlinuz" ] && [ -f "$out/initrd.img" ] && [ -f "$out/tools" ]; then
 	log "$out is up to date ($kpkg)"
 	exit 0
 fi
@@ -129,6 +130,8 @@ for p in perftest rdmacm-utils; do
 done
 [ -x "$root/usr/bin/ib_send_bw" ] && [ -x "$root/usr/bin/rping" ] ||
 	die "perftest or rdmacm-utils did not provide ib_send_bw and rping"
+# the programs in the image, one per line (scripts/setup.sh --check reads it)
+ls "$root/usr/bin" >"$work/tools"
 # libibverbs reads /etc/libibverbs.d/*.driver and dlopens the provider from
 # its private directory.
 cp "$x/etc/libibverbs.d/rxe.driver" "$root/etc/libibverbs.d/"
@@ -323,6 +326,6 @@ log "packing"
 	gzip -9 >"$work/initrd.img"
 mkdir -p "$out"
 rm -f "$out/stamp"
-mv "$work/vmlinuz" "$work/initrd.img" "$out/"
+mv "$work/vmlinuz" "$work/initrd.img" "$work/tools" "$out/"
 echo "$stamp" >"$out/stamp"
 log "done: $out/vmlinuz ($(du -h "$out/vmlinuz" | cut -f1)), $out/initrd.img ($(du -h "$out/initrd.img" | cut -f1))"
