@@ -23,6 +23,8 @@
 #   omni.perf=CMD,ARG,.. a command with its arguments, commas for spaces (e.g.
 #                        ib_send_bw,-d,rxe0,-x,1,-n,200,10.0.0.254); may repeat:
 #                        run in order after the others as perf1, perf2, ...
+#   omni.pargs=ARG,...   arguments put after the command name of every omni.perf
+#                        (the kernel command line holds 2048 characters)
 #   omni.wait=SECONDS    pause before the tests (default 0)
 #   omni.tmo=SECONDS     time limit of each test (default 120)
 # It prints "OMNI-RESULT <ping|rc|ud|perfN> <exit status>" per test (143: killed
@@ -227,7 +229,7 @@ say() { echo "omni-init: $*"; }
 # explicitly (busybox ip cannot "neigh replace").
 ip() { /sbin/ip "$@"; }
 
-addr='' mgmt='' neighs='' ping_ip='' rc='' ud='' perfs='' wait_s=0 tmo=120
+addr='' mgmt='' neighs='' ping_ip='' rc='' ud='' perfs='' pargs='' wait_s=0 tmo=120
 # shellcheck disable=SC2013 # words, not lines
 for w in $(cat /proc/cmdline); do
 	case $w in
@@ -238,6 +240,7 @@ for w in $(cat /proc/cmdline); do
 	omni.rc=*) rc=${w#*=} ;;
 	omni.ud=*) ud=${w#*=} ;;
 	omni.perf=*) perfs="$perfs ${w#*=}" ;;
+	omni.pargs=*) pargs=${w#*=} ;;
 	omni.wait=*) wait_s=${w#*=} ;;
 	omni.tmo=*) tmo=${w#*=} ;;
 	esac
@@ -308,7 +311,11 @@ k=0
 for p in $perfs; do
 	k=$((k + 1))
 	# shellcheck disable=SC2046 # the commas become words
-	run "perf$k" $(echo "$p" | tr ',' ' ')
+	set -- $(echo "$p" | tr ',' ' ')
+	c=$1
+	shift
+	# shellcheck disable=SC2046
+	run "perf$k" "$c" $(echo "$pargs" | tr ',' ' ') "$@"
 done
 
 for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do

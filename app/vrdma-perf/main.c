@@ -150,6 +150,7 @@ parse_args(int argc, char **argv)
 		{ "perftest", required_argument, NULL, 'Q' },
 		{ "connect", required_argument, NULL, 'N' },
 		{ "port", required_argument, NULL, 'p' },
+		{ "ud", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -366,13 +366,20 @@ check_atomics(void)
 	return 0;
 }
 
+/* UD: a receive holds the 40-byte GRH before the message (perftest's UD_ADDITION) */
+static uint32_t
+grh(void)
+{
+	return opt.pt_ud ? GRH_LEN : 0;
+}
+
 static int
 post_recv(uint64_t id)
 {
 	uint32_t slot = (uint32_t)(id % me.slots);
-	struct vrdma_sge g = side_sge(&me, slot, opt.size);
+	struct vrdma_sge g = side_sge(&me, slot, opt.size + grh());
 
-	memset(me.buf + (size_t)slot * me.slot, FILL, opt.size);
+	memset(me.buf + (size_t)slot * me.slot, FILL, opt.size + grh());
 	return vuf_rdma_post_recv(me.d, me.qpn, id, &g, 1);
 }
 
@@ -406,11 +413,12 @@ serve_sends(uint64_t posted, uint64_t *t0, uint64_t *t1)
 			}
 			if (rcnt++ == 0)
 				*t0 = rte_get_timer_cycles();
-			if (le32toh(wc[i].byte_len) != opt.size || (opt.size >= TELL_SIZE &&
-			    all_fill(me.buf + (size_t)(id % me.slots) * me.slot, opt.size))) {
+			if (le32toh(wc[i].byte_len) != opt.size + grh() ||
+			    (opt.size >= TELL_SIZE && all_fill(me.buf + (size_t)(id % me.slots) *
+							       me.slot + grh(), opt.size))) {
 				fprintf(stderr, "vrdma-perf: perftest: message %" PRIu64 ": %u bytes "
 					"(%u expected) or never written\n", rcnt - 1,
-					le32toh(wc[i].byte_len), opt.size);
+					le32toh(wc[i].byte_len), opt.size + grh());
 				return -1;
 			}
 			if (posted < opt.iters && post_recv(posted++) != 0) {
@@ -473,6 +481,11 @@ post_one(const struct pt_dest *peer, uint64_t seq)
 		break;
 	default:
 		r.opcode = VRDMA_WR_SEND;
+		if (opt.pt_ud) {
+			r.ud.remote_qpn = htole32(peer->qpn);
+			r.ud.remote_qkey = htole32(QKEY); /* perftest's DEF_QKEY, the same */
+			r.ud.ah = htole32(me.ahn);
+		}
 		break;
 	}
 	return vuf_rdma_post_send(me.d, me.qpn, &r, &g);
@@ -874,7 +887,7 @@ connect_qp(struct pt_dest *peer, uint8_t mtu)
 	vp.psn = peer->psn;
 	memcpy(vp.gid, peer->gid, sizeof(vp.gid));
 	if (vnet_resolve("perftest", client ? "server" : "client", &vp) != 0 ||
-	    rc_connect(&me, &vp, mtu) != 0)
+	    (opt.pt_ud ? ud_connect(&me, &vp) : rc_connect(&me, &vp, mtu)) != 0)
 		return -1;
 	print_dest("local", &d);
 	print_dest("remote", peer);
@@ -913,6 +926,11 @@ run(void)
 										    cache_line))) {
 		fprintf(stderr, "vrdma-perf: perftest: the peer's cycle buffer (%u bytes) is more "
 			"than our buffer of %u x %u bytes\n", cycle_buffer, me.slots, me.slot);
+		return -1;
+	}
+	if (opt.pt_ud && opt.size > (128u << mtu)) {
+		fprintf(stderr, "vrdma-perf: perftest: --size %u: a UD message fits one packet of "
+			"the path MTU, %u\n", opt.size, 128u << mtu);
 		return -1;
 	}
 	if (!client && atomic_test())
@@ -1042,8 +1060,8 @@ perftest_run(void)
 	memset(me.buf, FILL, (size_t)me.slots * me.slot);
 	for (k = 0; client && k < me.slots; k++)
 		memset(me.buf + (size_t)k * me.slot, (int)(k & 0xff), opt.size);
-	printf("perftest %s %s: %u bytes, %" PRIu64 " iterations, tx-depth %u, rx-depth %u\n",
-	       test_name(), client ? "client" : "server", opt.size, opt.iters, opt.tx_depth,
+	printf("perftest %s%s %s: %u bytes, %" PRIu64 " iterations, tx-depth %u, rx-depth %u\n",
+	       test_name(), opt.pt_ud ? " (UD)" : "", client ? "client" : "server", opt.size, opt.iters, opt.tx_depth,
 	       opt.rx_depth);
 	fflush(stdout);
 	if (run() == 0)

@@ -40,6 +40,8 @@ vperf_interop_usage(void)
 		"                    8, the only size; _lat: 2),\n"
 		"                    1000 messages (write_bw 5000), tx-depth 128 (_lat: 1),\n"
 		"                    rx-depth 512; atomic_bw's --atomic-type: theirs -A\n"
+		"  --ud              --perftest send_bw over UD QPs (theirs: -c UD); a message\n"
+		"                    fits one packet of the path MTU\n"
 		"  --listen PORT     serve on this TCP port (theirs: 18515)\n"
 		"  --connect IPV4    --perftest client: the server's address\n"
 		"  --port PORT       --perftest client: the server's TCP port (default 18515)\n"
@@ -107,6 +109,9 @@ vperf_interop_opt(int c, const char *arg)
 		opt.connect_ip = ntohl(a.s_addr);
 		return 1;
 	}
+	case 'D':
+		opt.pt_ud = true;
+		return 1;
 	case 'p':
 		if (!num_opt("port", arg, 1, 65535, &v))
 			return -1;
@@ -190,6 +195,10 @@ perftest_args(void)
 			"either --listen PORT or --connect IPV4 (and no -b)\n");
 		return -1;
 	}
+	if (opt.pt_ud && opt.pt_test != SEND_BW) {
+		fprintf(stderr, "vrdma-perf: --ud is for --perftest send_bw\n");
+		return -1;
+	}
 	if (opt.connect_port != 0 && opt.connect_ip == 0) {
 		fprintf(stderr, "vrdma-perf: --port is the --connect server's\n");
 		return -1;
@@ -227,8 +236,8 @@ perftest_args(void)
 int
 vperf_interop_args(void)
 {
-	if (opt.connect_ip != 0 && opt.mode != PERFTEST) {
-		fprintf(stderr, "vrdma-perf: --connect is for --perftest\n");
+	if ((opt.connect_ip != 0 || opt.pt_ud) && opt.mode != PERFTEST) {
+		fprintf(stderr, "vrdma-perf: --connect and --ud are for --perftest\n");
 		return -1;
 	}
 	if (opt.accept_secs == 0)

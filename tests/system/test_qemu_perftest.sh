@@ -11,7 +11,8 @@
 #   vrdma-perf --perftest clients -> guest ib_{send,write,read,atomic}_bw servers
 #
 # RC, 200 messages of 64 B and of 4096 B (4 packets at rxe's path MTU of
-# 1024; atomics 8 B), the latency tests too (read_lat, atomic_lat: 64 B, 8 B), each vrdma-perf end on a device of its own (GIDs
+# 1024; atomics 8 B), the latency tests too (read_lat, atomic_lat: 64 B, 8 B),
+# and send_bw over UD (64 B, 1024 B: one packet), each vrdma-perf end on a device of its own (GIDs
 # ::ffff:10.0.0.11 and up). Checked: every run of both ends ends well
 # (perftest's exit 0, ours 0); both ends print perftest's report line for
 # the size and count; our send_bw server took every message at its length
@@ -60,12 +61,14 @@ runs=(
 	"ls64 send_lat server 64" "ls4k send_lat server 4096"
 	"ms64 write_lat server 64" "ms4k write_lat server 4096"
 	"ns64 read_lat server 64" "os8 atomic_lat server 8"
+	"us64 send_bw_ud server 64" "us1k send_bw_ud server 1024"
 	"sc64 send_bw client 64" "sc4k send_bw client 4096"
 	"wc64 write_bw client 64" "wc4k write_bw client 4096"
 	"rc64 read_bw client 64" "rc4k read_bw client 4096" "ac8 atomic_bw client 8"
 	"lc64 send_lat client 64" "lc4k send_lat client 4096"
 	"mc64 write_lat client 64" "mc4k write_lat client 4096"
 	"nc64 read_lat client 64" "oc8 atomic_lat client 8"
+	"uc64 send_bw_ud client 64" "uc1k send_bw_ud client 1024"
 )
 socks=(-s "$work/g.sock")
 for k in "${!runs[@]}"; do
@@ -73,7 +76,7 @@ for k in "${!runs[@]}"; do
 done
 
 in_ns sh -c 'echo $$ > "$0"; exec "$@"' "$work/b.pid" \
-	timeout 900 "$backend" -l 0-1 "${eal[@]}" -m 2048 --file-prefix "$prefix-b" \
+	timeout 900 "$backend" -l 0-1 "${eal[@]}" -m 3072 --file-prefix "$prefix-b" \
 	--vdev net_tap0,iface=vurtap -- "${socks[@]}" --idle-sleep 50 \
 	> "$work/b.log" 2>&1 &
 ns_pid=$!
@@ -90,16 +93,21 @@ cmds=()
 for k in "${!runs[@]}"; do
 	read -r name test role size <<<"${runs[$k]}"
 	port=$((18601 + k))
+	# send_bw_ud: send_bw over UD QPs (ours --ud, theirs -c UD)
+	ud=() theirs_ud=''
+	if [ "$test" = send_bw_ud ]; then
+		test=send_bw ud=(--ud) theirs_ud=,-c,UD
+	fi
 	if [ "$role" = server ]; then
 		side=(--listen "$port")
-		cmds+=("omni.perf=ib_$test,-d,rxe0,-x,1,-F,-n,200,-s,$size,-p,$port,10.0.0.254")
+		cmds+=("omni.perf=ib_$test,-s,$size,-p,$port$theirs_ud,10.0.0.254")
 	else
 		side=(--connect 10.0.0.1 --port "$port")
-		cmds+=("omni.perf=ib_$test,-d,rxe0,-x,1,-F,-n,200,-s,$size,-p,$port")
+		cmds+=("omni.perf=ib_$test,-s,$size,-p,$port$theirs_ud")
 	fi
 	gid=10.0.0.$((11 + k))
 	in_ns timeout 900 "$perf" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-$name" -- \
-		-a "$work/d$k.sock" --perftest "$test" "${side[@]}" --gid-ip "$gid" \
+		-a "$work/d$k.sock" --perftest "$test" "${ud[@]}" "${side[@]}" --gid-ip "$gid" \
 		--peer-mac "$guestmac" --iters 200 --size "$size" --accept-timeout 800 \
 		> "$work/$name.log" 2>&1 &
 	eval "pid_$name=$!"
@@ -117,7 +125,8 @@ done
 
 start=$(date +%s)
 GUEST_TIMEOUT=800 "$src/scripts/guest-run.sh" "$guest" "$work/g.sock" "$work/guest.log" \
-	omni.ip=10.0.0.1/24 "${cmds[@]}" omni.tmo=${OMNI_TMO:-120} > "$work/qemu.log" 2>&1
+	omni.ip=10.0.0.1/24 omni.pargs=-d,rxe0,-x,1,-F,-n,200 "${cmds[@]}" omni.tmo=${OMNI_TMO:-120} \
+	> "$work/qemu.log" 2>&1
 q_rc=$?
 echo "# guest ran $(($(date +%s) - start)) s"
 tr -d '\r' < "$work/guest.log" > "$work/guest.txt"
@@ -167,8 +176,8 @@ for k in "${!runs[@]}"; do
 	esac
 done
 # what our servers could check of the peer's data
-expect_eq "send_bw servers: every message of its length and written (64 B, 4096 B)" "1 1" \
-	"$(grep -c '^perftest: 200 messages of 64 bytes received, each of that length and written$' "$work/ss64.log") $(grep -c '^perftest: 200 messages of 4096 bytes received, each of that length and written$' "$work/ss4k.log")"
+expect_eq "send_bw servers: every message of its length and written (64 B, 4096 B; UD 64 B, 1024 B)" "1 1 1 1" \
+	"$(grep -c '^perftest: 200 messages of 64 bytes received, each of that length and written$' "$work/ss64.log") $(grep -c '^perftest: 200 messages of 4096 bytes received, each of that length and written$' "$work/ss4k.log") $(grep -c '^perftest: 200 messages of 64 bytes received, each of that length and written$' "$work/us64.log") $(grep -c '^perftest: 200 messages of 1024 bytes received, each of that length and written$' "$work/us1k.log")"
 expect_eq "write_bw servers: every place written, nothing around (64 places of 64 B, 1 of 4096 B)" "1 1" \
 	"$(grep -c '^perftest: 64 places of 64 bytes written, nothing around them$' "$work/ws64.log") $(grep -c '^perftest: 1 places of 4096 bytes written, nothing around them$' "$work/ws4k.log")"
 expect_eq "read_bw servers: the buffer read is unchanged (64 B, 4096 B)" "1 1" \

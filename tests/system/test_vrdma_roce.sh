@@ -228,12 +228,13 @@ bad "perftest atomic of 16 bytes" "--size 16: an atomic moves 8 bytes" "${pt[@]}
 	--perftest atomic_lat --listen 1 --size 16
 bad "perftest atomic type for write_bw" "--atomic-type is for atomic_bw and atomic_lat" \
 	"${pt[@]}" --perftest write_bw --listen 1 --atomic-type cmp_and_swap
-bad "connect without perftest" "--connect is for --perftest" "${pt[@]}" --pingpong rc \
+bad "connect without perftest" "--connect and --ud are for --perftest" "${pt[@]}" --pingpong rc \
 	--listen 1 --connect 10.0.0.1
 bad "connect to a name" "--connect 'host': expected an IPv4 address" "${pt[@]}" \
 	--perftest send_bw --connect host
 bad "port without connect" "--port is the --connect server's" "${pt[@]}" --perftest send_bw \
 	--listen 1 --port 5
+bad "UD write_bw" "--ud is for --perftest send_bw" "${pt[@]}" --perftest write_bw --listen 1 --ud
 
 # --- 5. a pingpong server waiting for its client ends on SIGINT within 10 s (7 ms seen unloaded; the client wait is 300 s)
 # (its waits read the one stop flag the handler sets)
