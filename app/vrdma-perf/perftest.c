@@ -57,9 +57,12 @@
 #define SWAP_VALUE 0          /* perftest's ATOMIC_SWAP_VALUE (CMP_AND_SWAP, compare 0) */
 
 /* perftest's report lines (perftest_parameters.h RESULT_LINE, RESULT_FMT, REPORT_FMT) */
-#define RESULT_LINE "---------------------------------------------------------------------------------------\n"
-#define RESULT_FMT " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
-#define REPORT_FMT " %-7" PRIu64 "    %-10" PRIu64 "       %-7.2lf            %-7.2lf\t\t   %-7.6lf\n"
+#define RESULT_LINE "----------------------------------------------------------" \
+	"-----------------------------\n"
+#define RESULT_FMT " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]" \
+	"   MsgRate[Mpps]\n"
+#define REPORT_FMT " %-7" PRIu64 "    %-10" PRIu64 "       %-7.2lf            %-7.2lf" \
+	"\t\t   %-7.6lf\n"
 /* the latency tests' (RESULT_FMT_LAT, REPORT_FMT_LAT) */
 #define RESULT_FMT_LAT " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    " \
 	"t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
@@ -416,7 +419,8 @@ serve_sends(uint64_t posted, uint64_t *t0, uint64_t *t1)
 			if (le32toh(wc[i].byte_len) != opt.size + grh() ||
 			    (opt.size >= TELL_SIZE && all_fill(me.buf + (size_t)(id % me.slots) *
 							       me.slot + grh(), opt.size))) {
-				fprintf(stderr, "vrdma-perf: perftest: message %" PRIu64 ": %u bytes "
+				fprintf(stderr, "vrdma-perf: perftest: message %" PRIu64 ": %u "
+					"bytes "
 					"(%u expected) or never written\n", rcnt - 1,
 					le32toh(wc[i].byte_len), opt.size + grh());
 				return -1;
@@ -513,7 +517,8 @@ check_back(uint64_t seq)
 	v = le64toh(v);
 	if (seq >= n && v != last_orig[place] + (opt.cmp_swap ? 0 : ADD_VALUE)) {
 		fprintf(stderr, "vrdma-perf: perftest: atomic %" PRIu64 " on place %" PRIu64
-			" returned %" PRIu64 " after %" PRIu64 "\n", seq, place, v, last_orig[place]);
+			" returned %" PRIu64 " after %" PRIu64 "\n", seq, place, v,
+			last_orig[place]);
 		return -1;
 	}
 	last_orig[place] = v;
@@ -714,7 +719,8 @@ lat_wait(bool (*done)(uint64_t), uint64_t arg, const char *what)
 		if (++spins % 1024 == 0) {
 			vnet_serve(NULL);
 			if (rte_get_timer_cycles() - start > RUN_SECS * hz) {
-				fprintf(stderr, "vrdma-perf: perftest: no %s %" PRIu64 " for %u s\n",
+				fprintf(stderr, "vrdma-perf: perftest: no %s %" PRIu64
+					" for %u s\n",
 					what, arg, RUN_SECS);
 				return -1;
 			}
@@ -861,7 +867,8 @@ lat_report(void)
 		dev += (int)pow(t, 2);
 	}
 	printf(REPORT_FMT_LAT, opt.size, opt.iters, (double)d[0] / q, (double)d[n] / q,
-	       median / q, avg, sqrt(dev / (double)n), (double)d[(int64_t)ceil((double)n * 0.99)] / q,
+	       median / q, avg, sqrt(dev / (double)n),
+	       (double)d[(int64_t)ceil((double)n * 0.99)] / q,
 	       (double)d[(int64_t)ceil((double)n * 0.999)] / q);
 	free(d);
 	return 0;
@@ -944,7 +951,8 @@ run(void)
 		if (opt.pt_test == SEND_LAT || (opt.pt_test == SEND_BW && !client))
 			for (; posted < RTE_MIN((uint64_t)opt.rx_depth, opt.iters); posted++)
 				if (post_recv(posted) != 0) {
-					fprintf(stderr, "vrdma-perf: perftest: cannot post receive %"
+					fprintf(stderr, "vrdma-perf: perftest: cannot post "
+						"receive %"
 						PRIu64 "\n", posted);
 					return -1;
 				}
@@ -952,7 +960,7 @@ run(void)
 		if (hand_shake(&peer, false, RUN_SECS) != 0)
 			return -1;
 		if (lat_test()) {
-			/* write_lat: slot 0 is where the peer writes, all zeros before (as theirs) */
+			/* write_lat: slot 0 is where the peer writes, zeros before (as theirs) */
 			memset(me.buf, 0, (size_t)me.slots * me.slot);
 			lat_posted = posted;
 			fputs(RESULT_LINE RESULT_FMT_LAT, stdout);
@@ -1035,7 +1043,7 @@ perftest_run(void)
 	int status = 1;
 
 	client = opt.connect_ip != 0;
-	/* the server of a one-sided test: room for a cycle buffer of 64 KiB of places */
+	/* a server the peer writes, reads or sends to in places: room for a 64 KiB cycle buffer */
 	if (!client && opt.pt_test != SEND_BW)
 		opt.rx_depth = RTE_MAX(opt.rx_depth,
 				       RTE_MIN((uint32_t)MAX_DEPTH,
@@ -1061,8 +1069,8 @@ perftest_run(void)
 	for (k = 0; client && k < me.slots; k++)
 		memset(me.buf + (size_t)k * me.slot, (int)(k & 0xff), opt.size);
 	printf("perftest %s%s %s: %u bytes, %" PRIu64 " iterations, tx-depth %u, rx-depth %u\n",
-	       test_name(), opt.pt_ud ? " (UD)" : "", client ? "client" : "server", opt.size, opt.iters, opt.tx_depth,
-	       opt.rx_depth);
+	       test_name(), opt.pt_ud ? " (UD)" : "", client ? "client" : "server", opt.size,
+	       opt.iters, opt.tx_depth, opt.rx_depth);
 	fflush(stdout);
 	if (run() == 0)
 		status = 0;

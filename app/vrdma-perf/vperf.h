@@ -58,7 +58,7 @@ struct vperf_opt {
 	unsigned int accept_secs;   /* wait this long for the peer to connect */
 	uint32_t ib_mtu;            /* path MTU in bytes (theirs: -m, default 1024) */
 	/* interoperability mode (--perftest): the test, and the server a client connects to */
-	enum mode pt_test;          /* SEND_BW, ..., ATOMIC_BW, SEND_LAT, WRITE_LAT, READ_LAT, ATOMIC_LAT */
+	enum mode pt_test;          /* SEND_BW, ..., ATOMIC_BW, SEND_LAT, ..., ATOMIC_LAT */
 	uint32_t connect_ip;        /* client: the server's IPv4 address (host order); 0: server */
 	uint16_t connect_port;      /* client: its TCP port (perftest's -p, default 18515) */
 	bool pt_ud;                 /* UD QPs (perftest's -c UD; send_bw) */
@@ -94,7 +94,8 @@ struct vperf_peer {
 static inline bool
 vperf_ud(void)
 {
-	return opt.mode == UD_SEND_BW || opt.mode == PINGPONG_UD || (opt.mode == PERFTEST && opt.pt_ud);
+	return opt.mode == UD_SEND_BW || opt.mode == PINGPONG_UD ||
+	       (opt.mode == PERFTEST && opt.pt_ud);
 }
 
 /* true when the QPs and MRs must grant atomics (atomic_bw, --perftest atomic_bw) */
