@@ -10,6 +10,7 @@
 # Packages are fetched with `apt-get download` and unpacked with `dpkg-deb -x`
 # into a scratch dir under /var/tmp; nothing is installed on the host. The
 # build is skipped when OUT_DIR/stamp matches (this script + package versions).
+# OUT_DIR/tools lists the programs in the image.
 #
 # /init reads the kernel command line (see scripts/guest-run.sh):
 #   omni.ip=A.B.C.D/NN   address for eth0
@@ -19,9 +20,14 @@
 #   omni.ping=IP         ping -c 5 -W 2 IP
 #   omni.rc=IP:PORT      ibv_rc_pingpong client (-g 1 -n 100 -s 4096) on rxe0
 #   omni.ud=IP:PORT      ibv_ud_pingpong client (-g 1 -n 100 -s 1024) on rxe0
+#   omni.perf=CMD,ARG,.. a command with its arguments, commas for spaces (e.g.
+#                        ib_send_bw,-d,rxe0,-x,1,-n,200,10.0.0.254); may repeat:
+#                        run in order after the others as perf1, perf2, ...
+#   omni.pargs=ARG,...   arguments put after the command name of every omni.perf
+#                        (the kernel command line holds 2048 characters)
 #   omni.wait=SECONDS    pause before the tests (default 0)
 #   omni.tmo=SECONDS     time limit of each test (default 120)
-# It prints "OMNI-RESULT <ping|rc|ud> <exit status>" per test (143: killed
+# It prints "OMNI-RESULT <ping|rc|ud|perfN> <exit status>" per test (143: killed
 # at omni.tmo), the rxe hw_counters, then "OMNI-DONE", and powers off
 # whatever happened.
 #
@@ -42,11 +48,11 @@ die() { echo "guest-image: error: $*" >&2; exit 1; }
 # and nothing would autoload it here).
 modules="virtio virtio_ring virtio_pci virtio_pci_modern_dev
 	virtio_pci_legacy_dev failover net_failover virtio_net crc32_generic
-	udp_tunnel ip6_udp_tunnel ib_core ib_uverbs rdma_rxe"
+	udp_tunnel ip6_udp_tunnel ib_core ib_uverbs rdma_rxe rdma_ucm"
 # Libraries the binaries need beyond libc6/zlib1g (always on Debian), so a
 # minimal host need not have them installed.
 libpkgs=(libnl-3-200 libnl-route-3-200 libmnl0 libbsd0 libmd0 libcap2
-	libbpf1 libelf1)
+	libbpf1 libelf1 librdmacm1 libibumad3 libpci3)
 arch_lib=usr/lib/x86_64-linux-gnu
 
 # apt_update: refresh the package lists, once; fails when already done.
@@ -70,7 +76,8 @@ if [ -z "$kpkg" ]; then
 fi
 [ -n "$kpkg" ] || die "cannot resolve linux-image-amd64 to a linux-image-6.1.*-amd64 package"
 kver=${kpkg#linux-image-}
-pkgs=("$kpkg" busybox-static ibverbs-utils libibverbs1 ibverbs-providers iproute2 "${libpkgs[@]}")
+pkgs=("$kpkg" busybox-static ibverbs-utils libibverbs1 ibverbs-providers iproute2
+	perftest rdmacm-utils "${libpkgs[@]}")
 
 # The exact .deb files apt would fetch: they (and this script) make the stamp.
 # Running as root, apt would drop to user _apt, which cannot write our dir.
@@ -83,7 +90,7 @@ $(grep -v "^'" <<<"$uris")"
 fi
 stamp=$( (cat "$self"; echo "$uris" | awk '{print $2}' | sort) | sha256sum | cut -c1-64)
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] &&
-	[ -f "$out/vmlinuz" ] && [ -f "$out/initrd.img" ]; then
+	[ -f "$out/vmlinuz" ] && [ -f "$out/initrd.img" ] && [ -f "$out/tools" ]; then
 	log "$out is up to date ($kpkg)"
 	exit 0
 fi
@@ -114,6 +121,19 @@ cp "$x/usr/bin/rdma" "$root/usr/bin/rdma"
 for b in ibv_devinfo ibv_devices ibv_rc_pingpong ibv_ud_pingpong; do
 	cp "$x/usr/bin/$b" "$root/usr/bin/$b"
 done
+# perftest (ib_send_bw, ib_write_bw, ib_read_bw, ib_atomic_bw, the _lat
+# variants, raw_ethernet_*) and rdmacm-utils (rping, ucmatose, udaddy, ...):
+# every program the two packages ship
+for p in perftest rdmacm-utils; do
+	dpkg-deb -c "$work"/deb/"${p}"_*.deb | awk '$6 ~ /^\.\/usr\/bin\/./ {print $6}' |
+		while read -r b; do
+			cp "$x/${b#./}" "$root/usr/bin/"
+		done
+done
+[ -x "$root/usr/bin/ib_send_bw" ] && [ -x "$root/usr/bin/rping" ] ||
+	die "perftest or rdmacm-utils did not provide ib_send_bw and rping"
+# the programs in the image, one per line (scripts/setup.sh --check reads it)
+ls "$root/usr/bin" >"$work/tools"
 # libibverbs reads /etc/libibverbs.d/*.driver and dlopens the provider from
 # its private directory.
 cp "$x/etc/libibverbs.d/rxe.driver" "$root/etc/libibverbs.d/"
@@ -121,9 +141,10 @@ cp "$x/$arch_lib"/libibverbs/librxe-rdmav*.so "$root/$arch_lib/libibverbs/"
 
 log "shared libraries"
 # ldd with the unpacked tree first; host copies (same Debian 12) for the rest.
-elfs=("$root"/sbin/ip "$root"/usr/bin/{rdma,ibv_*} "$root/$arch_lib"/libibverbs/*.so)
+elfs=("$root"/sbin/ip "$root"/usr/bin/* "$root/$arch_lib"/libibverbs/*.so)
 deps=$(for f in "${elfs[@]}"; do
-	LD_LIBRARY_PATH=$x/$arch_lib:$x/lib/x86_64-linux-gnu ldd "$f"
+	# (a shell script among the tools is no dynamic executable: skipped)
+	LD_LIBRARY_PATH=$x/$arch_lib:$x/lib/x86_64-linux-gnu ldd "$f" 2>/dev/null || true
 done)
 if grep -q 'not found' <<<"$deps"; then
 	die "unresolved libraries: $(grep 'not found' <<<"$deps" | sort -u | tr -s ' \t\n' ' ')"
@@ -208,7 +229,7 @@ say() { echo "omni-init: $*"; }
 # explicitly (busybox ip cannot "neigh replace").
 ip() { /sbin/ip "$@"; }
 
-addr='' mgmt='' neighs='' ping_ip='' rc='' ud='' wait_s=0 tmo=120
+addr='' mgmt='' neighs='' ping_ip='' rc='' ud='' perfs='' pargs='' wait_s=0 tmo=120
 # shellcheck disable=SC2013 # words, not lines
 for w in $(cat /proc/cmdline); do
 	case $w in
@@ -218,6 +239,8 @@ for w in $(cat /proc/cmdline); do
 	omni.ping=*) ping_ip=${w#*=} ;;
 	omni.rc=*) rc=${w#*=} ;;
 	omni.ud=*) ud=${w#*=} ;;
+	omni.perf=*) perfs="$perfs ${w#*=}" ;;
+	omni.pargs=*) pargs=${w#*=} ;;
 	omni.wait=*) wait_s=${w#*=} ;;
 	omni.tmo=*) tmo=${w#*=} ;;
 	esac
@@ -251,7 +274,7 @@ for n in $neighs; do
 done
 ip neigh show dev eth0
 
-if [ -n "$rc$ud" ]; then
+if [ -n "$rc$ud$perfs" ]; then
 	rdma link add rxe0 type rxe netdev eth0 || say "rdma link add failed"
 	i=0
 	state=down
@@ -284,6 +307,16 @@ run() {
 [ -z "$ping_ip" ] || run ping ping -c 5 -W 2 "$ping_ip"
 [ -z "$rc" ] || run rc ibv_rc_pingpong -d rxe0 -g 1 -p "${rc##*:}" -n 100 -s 4096 "${rc%:*}"
 [ -z "$ud" ] || run ud ibv_ud_pingpong -d rxe0 -g 1 -p "${ud##*:}" -n 100 -s 1024 "${ud%:*}"
+k=0
+for p in $perfs; do
+	k=$((k + 1))
+	# shellcheck disable=SC2046 # the commas become words
+	set -- $(echo "$p" | tr ',' ' ')
+	c=$1
+	shift
+	# shellcheck disable=SC2046
+	run "perf$k" "$c" $(echo "$pargs" | tr ',' ' ') "$@"
+done
 
 for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do
 	[ -f "$f" ] && echo "${f##*/} $(cat "$f")"
@@ -300,6 +333,6 @@ log "packing"
 	gzip -9 >"$work/initrd.img"
 mkdir -p "$out"
 rm -f "$out/stamp"
-mv "$work/vmlinuz" "$work/initrd.img" "$out/"
+mv "$work/vmlinuz" "$work/initrd.img" "$work/tools" "$out/"
 echo "$stamp" >"$out/stamp"
 log "done: $out/vmlinuz ($(du -h "$out/vmlinuz" | cut -f1)), $out/initrd.img ($(du -h "$out/initrd.img" | cut -f1))"

@@ -76,10 +76,14 @@ sdk_complete() {
 }
 
 # The QEMU test guest (scripts/guest-image.sh): Debian's kernel and a busybox
-# initramfs with rdma_rxe and the rdma-core examples.
+# initramfs with rdma_rxe, the rdma-core examples, perftest and rdmacm-utils
+# (Debian's packages, unpacked into the image, not installed here). An image
+# from before perftest (no tools list naming ib_send_bw) is rebuilt.
 guest_dir="$sdk_root/guest"
 guest_complete() {
-	[ -s "$guest_dir/vmlinuz" ] && [ -s "$guest_dir/initrd.img" ] && [ -s "$guest_dir/stamp" ]
+	[ -s "$guest_dir/vmlinuz" ] && [ -s "$guest_dir/initrd.img" ] && [ -s "$guest_dir/stamp" ] &&
+		grep -qx ib_send_bw "$guest_dir/tools" 2>/dev/null &&
+		grep -qx rping "$guest_dir/tools" 2>/dev/null
 }
 
 # The E4 firmware (net_e4's loader and tests): firmware-qlogic 20230210-5
@@ -155,7 +159,7 @@ check_only() {
 		rc=1
 	fi
 	if ! guest_complete; then
-		log "missing the test guest's kernel and initramfs in $guest_dir"
+		log "missing the test guest's kernel and initramfs (with perftest) in $guest_dir"
 		rc=1
 	fi
 	if fw_complete; then

@@ -114,53 +114,16 @@ usage(FILE *f, const char *prog)
 		"                    3 bits are the frames' PCP\n"
 		"  --roce-bit N      the devices' RoCE feature bit (default 55)\n"
 		"  --ctrl-class N    their RoCE control class (default 6)\n"
-		"interoperability, one device as the server of ibv_rc_pingpong or\n"
-		"ibv_ud_pingpong (their out-of-band exchange over TCP):\n"
-		"  --pingpong rc|ud  serve one client, --iters exchanges of --size bytes\n"
-		"                    (defaults as theirs: 1000, 4096 rc, 2048 ud; rx-depth 500)\n"
-		"  --listen PORT     TCP port of the exchange (theirs: 18515)\n"
-		"  --gid-ip ADDR     our address: IPv4 (GID ::ffff:ADDR) or IPv6 (the GID);\n"
-		"                    ARP or neighbour solicitations for it are answered\n"
-		"  --peer-mac MAC    the client's Ethernet address (default: asked for by\n"
-		"                    ARP or neighbour solicitation)\n"
-		"  --accept-timeout S  wait S seconds for the client (default 300)\n"
-		"  --ib-mtu N        path MTU, as the client's -m (default 1024, theirs)\n"
+		"%s"
 		"Exit status: 0 when every completion succeeded (and the data checked out),\n"
 		"1 on a failure or a stall of %u s (longer when --qp-timeout and --retry-cnt\n"
 		"let an RC QP wait longer), 2 for a bad command line.\n",
-		prog, MAX_DEPTH, MAX_DEPTH, STALL_SECS);
+		prog, MAX_DEPTH, MAX_DEPTH, vperf_interop_usage(), STALL_SECS);
 }
 
 /* an option's number, or a line saying what was expected */
 #define num_opt(name, val, min, max, out) \
 	omni_num_opt("vrdma-perf", name, val, min, max, OMNI_NUM_DEC, out)
-
-/* --pingpong: one device, the exchange's port, our address, the peer's MAC. */
-static int
-pingpong_args(void)
-{
-	if (opt.sock[0] == NULL || opt.sock[1] != NULL || opt.listen_port == 0 || !opt.gid_set) {
-		fprintf(stderr, "vrdma-perf: --pingpong needs -a SOCKET, --listen PORT and "
-			"--gid-ip ADDRESS (and no -b)\n");
-		return -1;
-	}
-	/* as ibv_rc_pingpong and ibv_ud_pingpong default */
-	if (opt.size == 0)
-		opt.size = opt.mode == PINGPONG_RC ? 4096 : 2048;
-	if (opt.iters == 0)
-		opt.iters = 1000;
-	if (opt.rx_depth == 0)
-		opt.rx_depth = 500;
-	/* a slot per receive and one to send from */
-	opt.tx_depth = RTE_MIN(opt.rx_depth + 1, (uint32_t)MAX_DEPTH);
-	if (opt.rx_depth >= MAX_DEPTH)
-		opt.rx_depth = MAX_DEPTH - 1;
-	if (opt.accept_secs == 0)
-		opt.accept_secs = 300;
-	if (opt.ib_mtu == 0)
-		opt.ib_mtu = 1024;
-	return 0;
-}
 
 static int
 parse_args(int argc, char **argv)
@@ -184,12 +147,16 @@ parse_args(int argc, char **argv)
 		{ "peer-mac", required_argument, NULL, 'M' },
 		{ "accept-timeout", required_argument, NULL, 'T' },
 		{ "ib-mtu", required_argument, NULL, 'U' },
+		{ "perftest", required_argument, NULL, 'Q' },
+		{ "connect", required_argument, NULL, 'N' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "ud", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
 	unsigned int i;
-	int c;
+	int c, ret;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "a:b:h", longopts, NULL)) != -1) {
@@ -270,73 +237,26 @@ parse_args(int argc, char **argv)
 				return -1;
 			opt.ctrl_class = (unsigned int)v;
 			break;
-		case 'P':
-			if (strcmp(optarg, "rc") != 0 && strcmp(optarg, "ud") != 0) {
-				fprintf(stderr, "vrdma-perf: --pingpong '%s': expected rc or ud\n",
-					optarg);
-				return -1;
-			}
-			opt.mode = optarg[0] == 'r' ? PINGPONG_RC : PINGPONG_UD;
-			break;
-		case 'L':
-			if (!num_opt("listen", optarg, 1, 65535, &v))
-				return -1;
-			opt.listen_port = (uint16_t)v;
-			break;
-		case 'G': {
-			struct in_addr a;
-
-			if (inet_pton(AF_INET, optarg, &a) == 1 && a.s_addr != 0) {
-				vperf_gid_v4(opt.gid, ntohl(a.s_addr));
-			} else if (inet_pton(AF_INET6, optarg, opt.gid) != 1 ||
-				   vperf_gid_is_v4(opt.gid) || opt.gid[0] == 0xff ||
-				   omni_get_be64(opt.gid) == 0) {
-				fprintf(stderr, "vrdma-perf: --gid-ip '%s': expected an IPv4 or a "
-					"unicast IPv6 address\n", optarg);
-				return -1;
-			}
-			opt.gid_set = true;
-			break;
-		}
-		case 'M': {
-			struct rte_ether_addr m;
-
-			if (rte_ether_unformat_addr(optarg, &m) != 0 ||
-			    !rte_is_unicast_ether_addr(&m)) {
-				fprintf(stderr, "vrdma-perf: --peer-mac '%s': expected a unicast "
-					"MAC\n", optarg);
-				return -1;
-			}
-			memcpy(opt.peer_mac, m.addr_bytes, 6);
-			opt.peer_mac_set = true;
-			break;
-		}
-		case 'T':
-			if (!num_opt("accept-timeout", optarg, 1, 86400, &v))
-				return -1;
-			opt.accept_secs = (unsigned int)v;
-			break;
-		case 'U':
-			if (!num_opt("ib-mtu", optarg, 256, 4096, &v) || !rte_is_power_of_2(v)) {
-				fprintf(stderr, "vrdma-perf: --ib-mtu: 256, 512, 1024, 2048 or 4096\n");
-				return -1;
-			}
-			opt.ib_mtu = (uint32_t)v;
-			break;
 		case 'h':
 			usage(stdout, argv[0]);
 			exit(0);
 		default:
-			usage(stderr, argv[0]);
-			return -1;
+			ret = vperf_interop_opt(c, optarg);
+			if (ret < 0)
+				return -1;
+			if (ret == 0) {
+				usage(stderr, argv[0]);
+				return -1;
+			}
+			break;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "vrdma-perf: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
-	if (opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD)
-		return pingpong_args();
+	if (opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD || opt.mode == PERFTEST)
+		return vperf_interop_args();
 	if (opt.sock[0] == NULL || opt.sock[1] == NULL) {
 		fprintf(stderr, "vrdma-perf: give both devices' sockets: -a SOCKET -b SOCKET\n");
 		return -1;
@@ -406,7 +326,7 @@ static uint32_t
 rc_access(void)
 {
 	return VRDMA_ACCESS_LOCAL_WRITE | VRDMA_ACCESS_REMOTE_WRITE | VRDMA_ACCESS_REMOTE_READ |
-		(opt.mode == ATOMIC_BW ? VRDMA_ACCESS_REMOTE_ATOMIC : 0);
+		(vperf_atomics() ? VRDMA_ACCESS_REMOTE_ATOMIC : 0);
 }
 
 int
@@ -436,7 +356,7 @@ side_open(struct side *s, const char *path, const uint8_t gid[16])
 	}
 	vuf_rdma_addr(s->d, s->mac, &s->mtu);
 	memcpy(s->gid, gid, sizeof(s->gid));
-	if (opt.mode == ATOMIC_BW) {
+	if (vperf_atomics()) {
 		/* what a guest's verbs driver reads before it offers atomics */
 		struct vrdma_ack_query_device qd;
 
@@ -1159,6 +1079,10 @@ main(int argc, char **argv)
 	omni_stop_on_signals();
 	if (opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD) {
 		status = pingpong_run();
+		goto out;
+	}
+	if (opt.mode == PERFTEST) {
+		status = perftest_run();
 		goto out;
 	}
 	lc = rte_get_next_lcore(-1, 1, 0);

@@ -23,14 +23,10 @@
  */
 
 #include <endian.h>
-#include <errno.h>
 #include <inttypes.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -38,183 +34,11 @@
 
 #include <omni_signal.h>
 #include "vperf.h"
-#include "vperf_arp.h"
 
 #define FILL 0x7b             /* the pingpong examples' buffer contents */
-#define EXCHANGE_SECS 10      /* the client's part of the exchange must come within */
 #define SEND_ID (1ull << 62)  /* wr_id of our sends; receives use their slot */
-#define NET_RX_BUFS 64        /* receiveq1 buffers: broadcasts of a busy segment queue here */
-#define NET_TX_BUFS 16
-#define NET_BURST 32          /* frames taken per call of the hook */
-#define SOLICIT_TRIES 3       /* as a kernel's neighbour resolution: 3 tries 1 s apart */
-#define WAIT_TICK_MS 10       /* how often a wait for the client serves the Ethernet queue */
 
 static struct side srv = { .name = "server" };
-static struct vperf_nd nd;
-static bool net_up;
-static uint64_t net_send_failed;
-
-/*
- * The poll hook: take what the device's Ethernet queue holds (a burst at
- * most) and answer ARP and neighbour solicitations for our GID.
- */
-static void
-net_serve(void *arg)
-{
-	static uint8_t frame[9216];
-	uint8_t out[VPERF_ND_MAX_FRAME];
-	unsigned int k;
-
-	(void)arg;
-	for (k = 0; k < NET_BURST; k++) {
-		uint32_t len;
-		size_t n;
-
-		if (vuf_rdma_net_recv(srv.d, frame, sizeof(frame), &len) != 1)
-			break;
-		n = vperf_nd_input(&nd, frame, len, out);
-		if (n > 0 && vuf_rdma_net_send(srv.d, out, (uint32_t)n) != 0)
-			net_send_failed++;
-	}
-}
-
-static void
-net_report(void)
-{
-	struct vuf_rdma_net_stats st;
-
-	if (!net_up)
-		return;
-	vuf_rdma_net_stats(srv.d, &st);
-	printf("pingpong: neighbours: %" PRIu64 " ARP requests answered, %" PRIu64
-	       " neighbour solicitations answered, %" PRIu64 " learned, %" PRIu64
-	       " frames ignored, %" PRIu64 " malformed\n", nd.st.arp_answered, nd.st.ns_answered,
-	       nd.st.learned, nd.st.ignored, nd.st.malformed);
-	printf("pingpong: Ethernet queue: %" PRIu64 " frames in, %" PRIu64 " out, %" PRIu64
-	       " dropped, %" PRIu64 " not sent\n", st.rx_frames, st.tx_frames, st.rx_dropped,
-	       net_send_failed);
-}
-
-static void
-mac_str(char s[18], const uint8_t *m)
-{
-	snprintf(s, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
-}
-
-/*
- * The client's MAC for its GID: known when it asked for ours first, else
- * asked for (ARP, or a neighbour solicitation), as the guest's kernel
- * resolves a destination GID. @return 0 with @p peer's mac set, or -1.
- */
-static int
-resolve_peer(struct vperf_peer *peer)
-{
-	uint64_t hz = rte_get_timer_hz(), until;
-	uint8_t out[VPERF_ND_MAX_FRAME];
-	unsigned int tries;
-	char s[18];
-	size_t n;
-
-	for (tries = 0; !omni_stop; tries++) {
-		net_serve(NULL);
-		if (vperf_nd_lookup(&nd, peer->gid, peer->mac)) {
-			mac_str(s, peer->mac);
-			printf("pingpong: client MAC %s (%s)\n", s,
-			       tries == 0 ? "learned from its request" : "resolved");
-			return 0;
-		}
-		if (tries == SOLICIT_TRIES)
-			break;
-		n = vperf_nd_solicit(&nd, peer->gid, out);
-		if (n == 0) {
-			fprintf(stderr, "vrdma-perf: the client's GID and ours are not of one "
-				"family (IPv4-mapped, IPv6): give --peer-mac\n");
-			return -1;
-		}
-		if (vuf_rdma_net_send(srv.d, out, (uint32_t)n) != 0)
-			net_send_failed++;
-		until = rte_get_timer_cycles() + hz;
-		while (!omni_stop && rte_get_timer_cycles() < until &&
-		       !vperf_nd_lookup(&nd, peer->gid, peer->mac)) {
-			net_serve(NULL);
-			rte_delay_us_sleep(1000);
-		}
-	}
-	fprintf(stderr, "vrdma-perf: no answer for the client's MAC after %u tries: give "
-		"--peer-mac\n", SOLICIT_TRIES);
-	return -1;
-}
-
-/*
- * Read exactly @p len bytes, waiting at most EXCHANGE_SECS for each part
- * (a client that stops half way must not hang us; SIGINT ends the wait).
- * @return bytes read (fewer at EOF or timeout), -1 on error.
- */
-static ssize_t
-read_full(int fd, void *buf, size_t len)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	uint64_t hz = rte_get_timer_hz(), until = rte_get_timer_cycles() + EXCHANGE_SECS * hz;
-	size_t got = 0;
-
-	while (got < len && !omni_stop && rte_get_timer_cycles() < until) {
-		ssize_t n;
-
-		/* the client resolves our GID's MAC meanwhile: keep answering */
-		net_serve(NULL);
-		if (poll(&pfd, 1, WAIT_TICK_MS) <= 0)
-			continue;
-		until = rte_get_timer_cycles() + EXCHANGE_SECS * hz;
-		n = read(fd, (char *)buf + got, len - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
-/* Wait for one client on the port. @return its socket, or -1. */
-static int
-accept_client(void)
-{
-	struct sockaddr_in a = {
-		.sin_family = AF_INET, .sin_port = htons(opt.listen_port),
-		.sin_addr = { .s_addr = htonl(INADDR_ANY) },
-	};
-	struct pollfd pfd = { .events = POLLIN };
-	uint64_t until = rte_get_timer_cycles() + opt.accept_secs * rte_get_timer_hz();
-	int one = 1, fd, c = -1;
-
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
-	    bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(fd, 1) != 0) {
-		fprintf(stderr, "vrdma-perf: TCP port %u: %s\n", opt.listen_port, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	printf("pingpong: waiting for a client on TCP port %u\n", opt.listen_port);
-	fflush(stdout);
-	pfd.fd = fd;
-	while (!omni_stop && rte_get_timer_cycles() < until) {
-		int n;
-
-		net_serve(NULL);
-		n = poll(&pfd, 1, WAIT_TICK_MS);
-		if (n > 0) {
-			c = accept(fd, NULL, NULL);
-			break;
-		}
-	}
-	close(fd);
-	if (c < 0)
-		fprintf(stderr, "vrdma-perf: no client connected within %u s\n", opt.accept_secs);
-	return c;
-}
 
 static int
 post_recv(uint32_t slot)
@@ -255,16 +79,14 @@ exchange(int c, struct vperf_peer *peer, uint8_t mtu)
 	char msg[VPERF_DEST_LEN], done[8];
 	unsigned int k;
 
-	if (read_full(c, msg, sizeof(msg)) != (ssize_t)sizeof(msg) ||
+	if (vnet_read_full(c, msg, sizeof(msg)) != (ssize_t)sizeof(msg) ||
 	    vperf_dest_parse(msg, sizeof(msg), peer) != 0) {
 		fprintf(stderr, "vrdma-perf: the client's address is not LID:QPN:PSN:GID\n");
 		return -1;
 	}
 	printf("pingpong: client QPN 0x%06x PSN 0x%06x GID %.32s\n", peer->qpn, peer->psn,
 	       msg + 19);
-	if (opt.peer_mac_set)
-		memcpy(peer->mac, opt.peer_mac, sizeof(peer->mac));
-	else if (resolve_peer(peer) != 0)
+	if (vnet_resolve("pingpong", "client", peer) != 0)
 		return -1;
 	if ((opt.mode == PINGPONG_UD ? ud_connect(&srv, peer) : rc_connect(&srv, peer, mtu)) != 0)
 		return -1;
@@ -275,9 +97,8 @@ exchange(int c, struct vperf_peer *peer, uint8_t mtu)
 			return -1;
 		}
 	vperf_dest_format(msg, srv.qpn, srv.psn, srv.gid);
-	/* a client gone away is an error here, not a SIGPIPE */
-	if (send(c, msg, sizeof(msg), MSG_NOSIGNAL) != (ssize_t)sizeof(msg) ||
-	    read_full(c, done, sizeof("done")) != (ssize_t)sizeof("done") ||
+	if (vnet_write(c, msg, sizeof(msg)) != 0 ||
+	    vnet_read_full(c, done, sizeof("done")) != (ssize_t)sizeof("done") ||
 	    memcmp(done, "done", sizeof("done")) != 0) {
 		fprintf(stderr, "vrdma-perf: the exchange with the client failed\n");
 		return -1;
@@ -311,7 +132,7 @@ serve(const struct vperf_peer *peer)
 
 	last = rte_get_timer_cycles();
 	while (!omni_stop && (rcnt < opt.iters || scnt < opt.iters)) {
-		net_serve(NULL);
+		vnet_serve(NULL);
 		n = vuf_rdma_poll_cq(srv.d, srv.cqn, wc, RTE_DIM(wc));
 		if (n < 0)
 			return -1;
@@ -366,13 +187,8 @@ pingpong_run(void)
 	if (side_open(&srv, opt.sock[0], opt.gid) != 0)
 		goto out;
 	/* the guest's Ethernet side: answer for our GID from now on, in every wait */
-	if (vuf_rdma_net_start(srv.d, NET_RX_BUFS, NET_TX_BUFS) != 0) {
-		fprintf(stderr, "vrdma-perf: cannot start the device's Ethernet queues\n");
+	if (vnet_start(&srv) != 0)
 		goto out;
-	}
-	vperf_nd_init(&nd, srv.mac, srv.gid);
-	net_up = true;
-	vuf_rdma_set_poll(srv.d, net_serve, NULL);
 	srv.psn = (uint32_t)rte_rand() & 0xffffff;
 	/* the path MTU is agreed out of band: theirs is -m, 1024 by default */
 	mtu = path_mtu(srv.mtu, &mtu_bytes);
@@ -387,7 +203,7 @@ pingpong_run(void)
 		goto out;
 	}
 	memset(srv.buf, FILL, (size_t)srv.slots * srv.slot);
-	c = accept_client();
+	c = vnet_accept("pingpong");
 	if (c < 0 || exchange(c, &peer, mtu) != 0)
 		goto out;
 	close(c);
@@ -397,7 +213,8 @@ pingpong_run(void)
 out:
 	if (c >= 0)
 		close(c);
-	net_report();
+	vnet_report("pingpong");
+	vnet_stop();
 	if (srv.d != NULL && srv.qpn != 0)
 		vuf_rdma_destroy_qp(srv.d, srv.qpn);
 	vuf_rdma_close(srv.d);

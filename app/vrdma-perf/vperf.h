@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "vuf_rdma.h"
 
@@ -31,7 +32,8 @@
 
 enum mode {
 	SEND_BW, WRITE_BW, READ_BW, SEND_LAT, UD_SEND_BW, ATOMIC_BW, WRITE_LAT,
-	PINGPONG_RC, PINGPONG_UD
+	PINGPONG_RC, PINGPONG_UD, PERFTEST,
+	READ_LAT, ATOMIC_LAT        /* --perftest's tests only */
 };
 
 struct vperf_opt {
@@ -55,6 +57,11 @@ struct vperf_opt {
 	bool peer_mac_set;
 	unsigned int accept_secs;   /* wait this long for the peer to connect */
 	uint32_t ib_mtu;            /* path MTU in bytes (theirs: -m, default 1024) */
+	/* interoperability mode (--perftest): the test, and the server a client connects to */
+	enum mode pt_test;          /* SEND_BW, ..., ATOMIC_BW, SEND_LAT, ..., ATOMIC_LAT */
+	uint32_t connect_ip;        /* client: the server's IPv4 address (host order); 0: server */
+	uint16_t connect_port;      /* client: its TCP port (perftest's -p, default 18515) */
+	bool pt_ud;                 /* UD QPs (perftest's -c UD; send_bw) */
 };
 extern struct vperf_opt opt;
 
@@ -87,7 +94,24 @@ struct vperf_peer {
 static inline bool
 vperf_ud(void)
 {
-	return opt.mode == UD_SEND_BW || opt.mode == PINGPONG_UD;
+	return opt.mode == UD_SEND_BW || opt.mode == PINGPONG_UD ||
+	       (opt.mode == PERFTEST && opt.pt_ud);
+}
+
+/* true when the QPs and MRs must grant atomics (atomic_bw, --perftest atomic_bw) */
+static inline bool
+vperf_atomics(void)
+{
+	return opt.mode == ATOMIC_BW ||
+	       (opt.mode == PERFTEST && (opt.pt_test == ATOMIC_BW || opt.pt_test == ATOMIC_LAT));
+}
+
+/* --perftest: a latency test (one message at a time, the latency report) */
+static inline bool
+vperf_pt_lat(void)
+{
+	return opt.pt_test == SEND_LAT || opt.pt_test == WRITE_LAT || opt.pt_test == READ_LAT ||
+	       opt.pt_test == ATOMIC_LAT;
 }
 
 int side_open(struct side *s, const char *path, const uint8_t gid[16]);
@@ -112,5 +136,36 @@ void vperf_dest_format(char msg[VPERF_DEST_LEN], uint32_t qpn, uint32_t psn,
 
 /* Interoperability: serve one ibv_rc_pingpong / ibv_ud_pingpong client. @return exit status. */
 int pingpong_run(void);
+
+/* Interoperability: perftest's ib_send_bw / ib_write_bw, server or client. @return exit status. */
+int perftest_run(void);
+
+/*
+ * The interoperability modes' options (vperf_args.c): @p c is the option's
+ * getopt value. @return 1 when it is one of theirs and fine, 0 when it is
+ * not theirs, -1 on a bad value (said on stderr).
+ */
+int vperf_interop_opt(int c, const char *arg);
+/* Their part of --help. */
+const char *vperf_interop_usage(void);
+/* Check and complete the options of --pingpong or --perftest. @return 0 or -1 (said). */
+int vperf_interop_args(void);
+
+/* vperf_net.c: the guest's Ethernet side and the exchange's TCP side (see there). */
+int vnet_start(struct side *s);
+void vnet_serve(void *arg);
+void vnet_report(const char *who);
+void vnet_stop(void);
+/* The peer's MAC for its GID: --peer-mac, learned, or asked for. @return 0 or -1 (said). */
+int vnet_resolve(const char *who, const char *peer_name, struct vperf_peer *peer);
+/* Read exactly @p len bytes, at most 10 s for each part. @return bytes read, -1 on error. */
+ssize_t vnet_read_full(int fd, void *buf, size_t len);
+/* The same, at most @p secs for each part. */
+ssize_t vnet_read_within(int fd, void *buf, size_t len, unsigned int secs);
+int vnet_write(int fd, const void *buf, size_t len);
+/* One client on --listen, within --accept-timeout. @return its socket or -1. */
+int vnet_accept(const char *who);
+/* --connect's server, tried until --accept-timeout. @return the socket or -1. */
+int vnet_connect(const char *who);
 
 #endif /* VPERF_H */

@@ -217,6 +217,24 @@ bad "tx-depth 0" "--tx-depth '0': expected 1\.\." -a x -b y --tx-depth 0
 bad "size 2M" "--size '2097152': expected 1\.\." -a x -b y --size 2097152
 bad "a multicast GID" "--gid-ip 'ff02::1': expected an IPv4 or a unicast IPv6" \
 	-a x --pingpong rc --listen 1 --gid-ip ff02::1
+pt=(-a x --gid-ip 10.0.0.9)
+bad "unknown perftest test" "--perftest 'ud_bw': expected send_bw, write_bw" "${pt[@]}" \
+	--perftest ud_bw --listen 1
+bad "perftest neither server nor client" "--perftest needs -a SOCKET, --gid-ip ADDRESS and either --listen PORT or --connect IPV4" \
+	"${pt[@]}" --perftest send_bw
+bad "perftest server and client" "--perftest needs -a SOCKET, --gid-ip ADDRESS and either" \
+	"${pt[@]}" --perftest send_bw --listen 1 --connect 10.0.0.1
+bad "perftest atomic of 16 bytes" "--size 16: an atomic moves 8 bytes" "${pt[@]}" \
+	--perftest atomic_lat --listen 1 --size 16
+bad "perftest atomic type for write_bw" "--atomic-type is for atomic_bw and atomic_lat" \
+	"${pt[@]}" --perftest write_bw --listen 1 --atomic-type cmp_and_swap
+bad "connect without perftest" "--connect and --ud are for --perftest" "${pt[@]}" --pingpong rc \
+	--listen 1 --connect 10.0.0.1
+bad "connect to a name" "--connect 'host': expected an IPv4 address" "${pt[@]}" \
+	--perftest send_bw --connect host
+bad "port without connect" "--port is the --connect server's" "${pt[@]}" --perftest send_bw \
+	--listen 1 --port 5
+bad "UD write_bw" "--ud is for --perftest send_bw" "${pt[@]}" --perftest write_bw --listen 1 --ud
 
 # --- 5. a pingpong server waiting for its client ends on SIGINT within 10 s (7 ms seen unloaded; the client wait is 300 s)
 # (its waits read the one stop flag the handler sets)
