@@ -20,6 +20,7 @@
 #include <rte_log.h>
 
 #include "test_case.h"
+#include "test_log.h"
 #include "test_eal.h"
 
 #include "base/ecore_dev_api.h"
@@ -366,28 +367,6 @@ test_unclean_exit_then_flr(void **state)
 	e4m_destroy(m);
 }
 
-/* What @p fn logged (the log stream captured in a temporary file); free() it. */
-static char *
-logged(void (*fn)(void *), void *arg)
-{
-	FILE *f = tmpfile();
-	char *buf;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(rte_openlog_stream(f), 0);
-	fn(arg);
-	rte_openlog_stream(NULL);
-	fflush(f);
-	n = ftell(f);
-	buf = calloc(1, n + 1);
-	assert_non_null(buf);
-	rewind(f);
-	assert_int_equal(fread(buf, 1, n, f), (size_t)n);
-	fclose(f);
-	return buf;
-}
-
 struct open_run {
 	struct e4_args *a;
 	struct e4m_dev *m;
@@ -417,7 +396,7 @@ test_open_of_a_pf_the_model_lacks_says_so(void **state)
 	r.a = &a;
 	r.m = model_for(&a, "nopf");
 	a.pf = 3;	/* the model has one */
-	log = logged(open_run, &r);
+	log = test_log_of(open_run, &r);
 	assert_int_equal(r.rc, -ENODEV);
 	if (strstr(log, "PF 3 is not on the adapter") == NULL)
 		fail_msg("the log does not name the missing PF:\n%s", log);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "test_case.h"
+#include "test_log.h"
 #include "test_eal.h"
 
 #include "base/ecore_hw.h"
@@ -246,28 +247,6 @@ test_two_port_adapter_loads_engine_port_function_and_unloads_the_mirror(void **s
 	e4m_destroy(m);
 }
 
-/* The error lines the e4 log type printed while @fn ran. */
-static char *
-capture_log(void (*fn)(void *), void *arg)
-{
-	FILE *f = tmpfile();
-	char *buf;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(rte_openlog_stream(f), 0);
-	fn(arg);
-	rte_openlog_stream(NULL);
-	fflush(f);
-	n = ftell(f);
-	buf = calloc(1, n + 1);
-	assert_non_null(buf);
-	rewind(f);
-	assert_int_equal(fread(buf, 1, n, f), (size_t)n);
-	fclose(f);
-	return buf;
-}
-
 struct refuse_run {
 	struct pf *p;
 	uint32_t code;
@@ -311,7 +290,7 @@ test_each_refusal_is_canceled_and_named_in_the_log(void **state)
 	for (i = 0; i < RTE_DIM(c); i++) {
 		assert_int_equal(e4m_fault_set(m, E4M_FAULT_LOAD_REFUSED, c[i].code, 0), 0);
 		r = (struct refuse_run){ .p = &p };
-		log = capture_log(refuse_load, &r);
+		log = test_log_of(refuse_load, &r);
 		assert_int_equal(r.rc, ECORE_CANCELED);
 		assert_int_equal(r.code, c[i].code);
 		if (strstr(log, c[i].words) == NULL)

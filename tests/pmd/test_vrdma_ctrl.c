@@ -18,6 +18,7 @@
 #include <rte_byteorder.h>
 
 #include "test_case.h"
+#include "test_log.h"
 #include "vrdma_test_util.h"
 #include "vrdma_abi.h"
 
@@ -368,16 +369,13 @@ test_path_mtu_is_clamped_to_the_wire(void **state)
 	struct vrdma_dev_info info;
 	uint8_t dgid[16];
 	uint32_t pdn, cqn, q1, q2, q3, q4;
-	char *logbuf = NULL;
-	size_t loglen = 0;
-	FILE *log, *old = rte_log_get_stream();
+	struct test_log log;
+	char *logbuf;
 	struct guest g;
 
 	(void)state;
 	/* the device's log, to count what it says */
-	log = open_memstream(&logbuf, &loglen);
-	assert_non_null(log);
-	rte_openlog_stream(log);
+	test_log_begin(&log);
 	conf_for(&g.conf, g.path, sizeof(g.path), "mtu.sock");
 	g.conf.mtu = 4200;
 	g.dev = attach(&g.conf, &g.c, &info);
@@ -422,7 +420,7 @@ test_path_mtu_is_clamped_to_the_wire(void **state)
 	assert_int_equal(to_rtr(&g, q1, VRDMA_MTU_4096, dgid), VRDMA_NET_OK);
 	vrdma_dev_info_get(g.dev, &info);
 	assert_int_equal(info.path_mtu_clamped, 3);
-	fflush(log);
+	logbuf = test_log_end(&log);
 	{
 		unsigned int said = 0;
 		const char *p;
@@ -433,8 +431,6 @@ test_path_mtu_is_clamped_to_the_wire(void **state)
 		assert_non_null(strstr(logbuf, "path MTU 4096 clamped to 1024"));
 		assert_non_null(strstr(logbuf, "path MTU 2048 clamped to 1024"));
 	}
-	rte_openlog_stream(old);
-	fclose(log);
 	free(logbuf);
 	/* the wire grows past the virtio-net MTU: the device's own 4096 is the ceiling */
 	assert_int_equal(vrdma_dev_wire_mtu_set(g.dev, 9000), VRDMA_MTU_4096);
