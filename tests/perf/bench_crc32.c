@@ -28,6 +28,7 @@
 #include <rte_net_crc.h>
 
 #include "test_eal.h"
+#include "bench_stats.h"
 
 #define MAX_LEN 4096
 #define CHECK_LEN 300
@@ -149,14 +150,6 @@ verify(void)
 	}
 }
 
-static int
-cmp_double(const void *x, const void *y)
-{
-	double u = *(const double *)x, v = *(const double *)y;
-
-	return u < v ? -1 : u > v;
-}
-
 /* Median TSC cycles/byte of @rounds rounds of @reps calls on @len bytes. */
 static double
 measure(crc_fn fn, uint32_t len, unsigned int reps, unsigned int rounds)
@@ -176,8 +169,7 @@ measure(crc_fn fn, uint32_t len, unsigned int reps, unsigned int rounds)
 		samples[k] = (double)(t1 - t0) / ((double)reps * len);
 	}
 	sink = acc;
-	qsort(samples, rounds, sizeof(samples[0]), cmp_double);
-	return samples[rounds / 2];
+	return bench_median(samples, rounds);
 }
 
 int

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_stats.h"
 #include "ecore_init_fw.h"
 #include "ecore_init_ops.h"
 
@@ -35,19 +36,10 @@ bench_e4_now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static inline int
-bench_e4_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static inline void
 bench_e4_summarise(double *t, unsigned int n, struct bench_e4_ms *out)
 {
-	qsort(t, n, sizeof(*t), bench_e4_cmp);
-	out->median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+	out->median = bench_median(t, n);	/* sorts t */
 	out->min = t[0];
 	out->rounds = n;
 }

@@ -24,6 +24,7 @@
 
 #include "opa16b_vnic.h"
 #include "test_eal.h"
+#include "bench_stats.h"
 
 #define BURST 32
 #define NB_MBUFS 256
@@ -45,14 +46,6 @@ restore(uint32_t len, uint16_t data_off)
 		mbufs[i]->data_len = len;
 		mbufs[i]->pkt_len = len;
 	}
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 enum op { OP_BASELINE, OP_ENCAP, OP_ENCAP_EACH, OP_DECAP, OP_ROUNDTRIP };
@@ -119,8 +112,7 @@ measure(enum op op, uint32_t len, uint16_t off0, unsigned int passes)
 		t1 = rte_rdtsc_precise();
 		samples[k] = (double)(t1 - t0) / NB_MBUFS;
 	}
-	qsort(samples, passes, sizeof(*samples), cmp_double);
-	median = samples[passes / 2];
+	median = bench_median(samples, passes);
 	free(samples);
 	return median;
 }

@@ -42,6 +42,7 @@
 #include "vema_agent.h"
 #include "vema_mad.h"
 #include "vnic.h"
+#include "bench_stats.h"
 
 #define IN_FLIGHT 256
 #define POOL_SIZE 16383
@@ -212,21 +213,6 @@ setup(uint16_t *ba, uint16_t *bb, uint16_t *va, uint16_t *vb)
 	return 0;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double
-median(double *v, unsigned int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 #define ROUNDS_MAX 9
 
 int
@@ -277,8 +263,8 @@ main(void)
 			hi = RTE_MAX(hi, ratio[r]);
 		}
 		printf("%5u B   %6.2f   %8.1f               %6.2f   %8.1f            %4.0f%%  [%.0f-%.0f%%]\n",
-		       sizes[i], median(bm, rounds), median(bc, rounds), median(vm, rounds),
-		       median(vc, rounds), median(ratio, rounds), lo, hi);
+		       sizes[i], bench_median(bm, rounds), bench_median(bc, rounds), bench_median(vm, rounds),
+		       bench_median(vc, rounds), bench_median(ratio, rounds), lo, hi);
 	}
 	rte_eth_dev_stop(va);
 	rte_eth_dev_stop(vb);

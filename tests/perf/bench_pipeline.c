@@ -29,6 +29,7 @@
 #include <rte_mbuf.h>
 
 #include "pipeline.h"
+#include "bench_stats.h"
 
 #define BURST 32
 #define PASSES 5
@@ -93,14 +94,6 @@ baseline_loop(void *arg)
 	return 0;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* One timed pass; cycles per packet, or a negative value on failure. */
 static double
 pass(const char *spec)
@@ -157,8 +150,7 @@ median(const char *spec)
 		if (v[i] < 0)
 			return -1;
 	}
-	qsort(v, PASSES, sizeof(v[0]), cmp_double);
-	return v[PASSES / 2];
+	return bench_median(v, PASSES);
 }
 
 int

@@ -48,27 +48,13 @@
 
 #include "rperf.h"
 #include "test_eal.h"
+#include "bench_stats.h"
 
 #define ROUNDS 5
 #define ROUNDS_QUICK 3
 #define COPY_LEN (64u * 1024)
 #define WRITE_GOAL 0.25
 #define SEND_GOAL 2.0
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, unsigned int n)
-{
-	qsort(v, n, sizeof(v[0]), cmp_double);
-	return v[n / 2];
-}
 
 /*
  * memcpy() of COPY_LEN bytes over and over for @p secs, piece k of @p area
@@ -259,10 +245,10 @@ main(void)
 		}
 		cpn[i] = memcpy_rate(big_dst, big_src, big, secs / 2) * 8 / 1e9;
 	}
-	mc = median(cp, rounds);
-	w = median(wr, rounds);
-	mcn = median(cpn, rounds);
-	wn = median(wrn, rounds);
+	mc = bench_median(cp, rounds);
+	w = bench_median(wr, rounds);
+	mcn = bench_median(cpn, rounds);
+	wn = bench_median(wrn, rounds);
 	printf("RC WRITE 64 KiB, 1 buffer per side (perftest's layout)   %8.2f Gb/s   "
 	       "memcpy 64 KiB, 1 buffer (1 core)           %8.2f Gb/s   ratio %5.1f%%   "
 	       "(goal >= %.0f%%)\n", w, mc, mc > 0 ? 100 * w / mc : 0, 100 * WRITE_GOAL);
@@ -283,7 +269,7 @@ main(void)
 			goto out;
 		snd[i] = r.mmsgs;
 	}
-	s = median(snd, rounds);
+	s = bench_median(snd, rounds);
 	printf("RC SEND 64 B           %8.3f M msg/s  (goal >= %.1f M msg/s)\n", s, SEND_GOAL);
 
 	/* 3. READ 64 B latency */
@@ -300,15 +286,15 @@ main(void)
 		p99[i] = r.lat_p99;
 	}
 	printf("RC READ 64 B latency   p50 %6.2f us   p99 %6.2f us   (whole READ, request to "
-	       "response)\n", median(p50, rounds), median(p99, rounds));
+	       "response)\n", bench_median(p50, rounds), bench_median(p99, rounds));
 	if (rtt[0] > 0) {
-		qsort(rtt, nrtt, sizeof(rtt[0]), cmp_double);
+		qsort(rtt, nrtt, sizeof(rtt[0]), bench_cmp_double);
 		rtt_min = rtt[0];
 		rtt_max = rtt[nrtt - 1];
 		printf("context (medians of the rounds): work on CPU 0 takes %.2fx as long while "
 		       "CPU 1 works too (1.0: two cores, 2.0: one shared); a cache line goes there "
 		       "and back in %.0f ns (%.0f..%.0f). The figures above follow both.\n",
-		       median(slow, nrtt), median(rtt, nrtt), rtt_min, rtt_max);
+		       bench_median(slow, nrtt), bench_median(rtt, nrtt), rtt_min, rtt_max);
 	}
 	rc = 0;
 out:

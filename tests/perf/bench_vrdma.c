@@ -47,6 +47,7 @@
 #include "test_wait.h"
 #include "vrdma.h"
 #include "vuf_rdma.h"
+#include "bench_stats.h"
 
 #define ROUNDS 5
 #define ROUNDS_QUICK 3
@@ -522,14 +523,6 @@ busy_pct(const struct side *s)
 	return s->cycles > 0 ? 100.0 * (double)s->busy / (double)s->cycles : 0;
 }
 
-static int
-cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 static struct rte_ring *
 ring(const char *what, unsigned int k)
 {
@@ -596,10 +589,8 @@ run_workload(const struct workload *w, unsigned int k, unsigned int rounds, doub
 		       "virtio %.3f M msg/s (busy: sender %3.0f%%, receiver %3.0f%%)\n", i + 1, dr[i],
 		       busy_pct(&da), busy_pct(&db), vr[i], busy_pct(&va), busy_pct(&vb));
 	}
-	qsort(dr, rounds, sizeof(dr[0]), cmp_double);
-	qsort(vr, rounds, sizeof(vr[0]), cmp_double);
-	d = dr[rounds / 2];
-	v = vr[rounds / 2];
+	d = bench_median(dr, rounds);
+	v = bench_median(vr, rounds);
 	printf("RC SEND %u B through vrdma + vuf_rdma %8.3f M msg/s %7.2f Gb/s   lib/roce direct "
 	       "%8.3f M msg/s %7.2f Gb/s   ratio %5.1f%%%s\n", w->msg, v, v * w->msg * 8 / 1e3,
 	       d, d * w->msg * 8 / 1e3, d > 0 ? 100 * v / d : 0,
