@@ -599,12 +599,22 @@ post_requests(struct side *a, const struct side *b, uint64_t first, unsigned int
 	return done;
 }
 
-/* A failed completion, its status by its verbs name (scripts match on it). */
+bool
+vperf_wc_ok(const struct vrdma_cq_req *wc, const char *dev)
+{
+	if (wc->status == VRDMA_WC_SUCCESS)
+		return true;
+	fprintf(stderr, "vrdma-perf: %s%s%scompletion error: %s (wr_id %" PRIu64 ")\n",
+		dev != NULL ? "device " : "", dev != NULL ? dev : "", dev != NULL ? ": " : "",
+		vrdma_wc_status_str(wc->status), le64toh(wc->wr_id));
+	return false;
+}
+
+/* A failed completion: said (vperf_wc_ok()) and counted. */
 static void
 wc_failed(struct side *s, const struct vrdma_cq_req *wc)
 {
-	fprintf(stderr, "vrdma-perf: device %s: completion error: %s (wr_id %" PRIu64 ")\n",
-		s->name, vrdma_wc_status_str(wc->status), le64toh(wc->wr_id));
+	vperf_wc_ok(wc, s->name);
 	s->errors++;
 	failed = true;
 }

@@ -386,34 +386,43 @@ post_recv(uint64_t id)
 	return vuf_rdma_post_recv(me.d, me.qpn, id, &g, 1);
 }
 
+/*
+ * Poll the CQ into @p wc; RUN_SECS without a completion ends the run, saying
+ * how far it got (@p count of --iters @p what). @return completions, or -1.
+ */
+static int
+poll_progress(struct vrdma_cq_req *wc, uint64_t *last, uint64_t count, const char *what)
+{
+	int n = vuf_rdma_poll_cq(me.d, me.cqn, wc, POLL_BURST);
+
+	if (n > 0) {
+		*last = rte_get_timer_cycles();
+	} else if (n == 0 && rte_get_timer_cycles() - *last > RUN_SECS * rte_get_timer_hz()) {
+		fprintf(stderr, "vrdma-perf: perftest: no progress for %u s: %" PRIu64 " of %"
+			PRIu64 " %s\n", RUN_SECS, count, opt.iters, what);
+		return -1;
+	}
+	return n;
+}
+
 /* send_bw server: take --iters messages, each of --size bytes and written. */
 static int
 serve_sends(uint64_t posted, uint64_t *t0, uint64_t *t1)
 {
 	struct vrdma_cq_req wc[POLL_BURST];
-	uint64_t rcnt = 0, hz = rte_get_timer_hz(), last = rte_get_timer_cycles();
+	uint64_t rcnt = 0, last = rte_get_timer_cycles();
 	int n, i;
 
 	while (!omni_stop && rcnt < opt.iters) {
 		vnet_serve(NULL);
-		n = vuf_rdma_poll_cq(me.d, me.cqn, wc, POLL_BURST);
+		n = poll_progress(wc, &last, rcnt, "received");
 		if (n < 0)
 			return -1;
-		if (n > 0) {
-			last = rte_get_timer_cycles();
-		} else if (rte_get_timer_cycles() - last > RUN_SECS * hz) {
-			fprintf(stderr, "vrdma-perf: perftest: no progress for %u s: %" PRIu64
-				" of %" PRIu64 " received\n", RUN_SECS, rcnt, opt.iters);
-			return -1;
-		}
 		for (i = 0; i < n; i++) {
 			uint64_t id = le64toh(wc[i].wr_id);
 
-			if (wc[i].status != VRDMA_WC_SUCCESS) {
-				fprintf(stderr, "vrdma-perf: completion error: %s (wr_id %" PRIu64
-					")\n", vrdma_wc_status_str(wc[i].status), id);
+			if (!vperf_wc_ok(&wc[i], NULL))
 				return -1;
-			}
 			if (rcnt++ == 0)
 				*t0 = rte_get_timer_cycles();
 			if (le32toh(wc[i].byte_len) != opt.size + grh() ||
@@ -530,7 +539,7 @@ static int
 run_client(const struct pt_dest *peer)
 {
 	struct vrdma_cq_req wc[POLL_BURST];
-	uint64_t posted = 0, done = 0, hz = rte_get_timer_hz(), last = rte_get_timer_cycles();
+	uint64_t posted = 0, done = 0, last = rte_get_timer_cycles();
 	int n, i;
 
 	while (!omni_stop && done < opt.iters) {
@@ -543,24 +552,14 @@ run_client(const struct pt_dest *peer)
 			}
 			posted++;
 		}
-		n = vuf_rdma_poll_cq(me.d, me.cqn, wc, POLL_BURST);
+		n = poll_progress(wc, &last, done, "complete");
 		if (n < 0)
 			return -1;
-		if (n > 0) {
-			last = rte_get_timer_cycles();
-		} else if (rte_get_timer_cycles() - last > RUN_SECS * hz) {
-			fprintf(stderr, "vrdma-perf: perftest: no progress for %u s: %" PRIu64
-				" of %" PRIu64 " complete\n", RUN_SECS, done, opt.iters);
-			return -1;
-		}
 		for (i = 0; i < n; i++) {
 			uint64_t id = le64toh(wc[i].wr_id);
 
-			if (wc[i].status != VRDMA_WC_SUCCESS) {
-				fprintf(stderr, "vrdma-perf: completion error: %s (wr_id %" PRIu64
-					")\n", vrdma_wc_status_str(wc[i].status), id);
+			if (!vperf_wc_ok(&wc[i], NULL))
 				return -1;
-			}
 			if (id >= opt.iters || id < done)
 				return -1;
 			tcompleted[id] = rte_get_timer_cycles();
@@ -657,11 +656,8 @@ lat_poll(void)
 	if (n < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (wc[i].status != VRDMA_WC_SUCCESS) {
-			fprintf(stderr, "vrdma-perf: completion error: %s (wr_id %" PRIu64 ")\n",
-				vrdma_wc_status_str(wc[i].status), le64toh(wc[i].wr_id));
+		if (!vperf_wc_ok(&wc[i], NULL))
 			return -1;
-		}
 		if (wc[i].opcode != VRDMA_WC_RECV) {
 			lat_sent++;
 			continue;

@@ -144,12 +144,8 @@ serve(const struct vperf_peer *peer)
 			return -1;
 		}
 		for (i = 0; i < n; i++) {
-			if (wc[i].status != VRDMA_WC_SUCCESS) {
-				fprintf(stderr, "vrdma-perf: completion error: %s (wr_id %" PRIu64
-					")\n", vrdma_wc_status_str(wc[i].status),
-					le64toh(wc[i].wr_id));
+			if (!vperf_wc_ok(&wc[i], NULL))
 				return -1;
-			}
 			if (le64toh(wc[i].wr_id) & SEND_ID) {
 				scnt++;
 				continue;

@@ -116,6 +116,11 @@ vperf_pt_lat(void)
 
 int side_open(struct side *s, const char *path, const uint8_t gid[16]);
 int side_fail(const struct side *s, const char *what, int rc);
+/**
+ * True for a successful completion; else says so on stderr, its status by its
+ * verbs name (scripts match on it), as device @p dev's when @p dev is not NULL.
+ */
+bool vperf_wc_ok(const struct vrdma_cq_req *wc, const char *dev);
 int rc_connect(struct side *s, const struct vperf_peer *p, uint8_t mtu);
 int ud_connect(struct side *s, const struct vperf_peer *p);
 uint8_t path_mtu(uint16_t eth_mtu, uint32_t *bytes);
