@@ -327,6 +327,30 @@ build_cases(void)
 	add_case("48 f7 1b", 3, NONE, 0, NULL);
 	add_case("66 f7 1b", 3, NONE, 0, NULL);
 	add_case("f0 f7 1b", 3, NONE, 0, NULL);
+	add_case("0f af 03", 3, NONE, 0, NULL);			/* imul eax, [rbx] */
+	add_case("48 0f af 47 08", 7, NONE, 0, NULL);
+	add_case("66 0f af 03", 3, NONE, 0, NULL);
+	add_case("4c 0f af 3c 8b", 3, 1, 2, NULL);
+	add_case("6b 03 07", 3, NONE, 0, NULL);			/* imul eax, [rbx], 7 */
+	add_case("48 6b 43 08 f9", 3, NONE, 0, NULL);
+	add_case("66 6b 03 80", 3, NONE, 0, NULL);
+	add_case("69 03 78 56 34 12", 3, NONE, 0, NULL);
+	add_case("4d 69 04 24 00 00 00 80", 12, NONE, 0, NULL);
+	add_case("66 69 0b 34 92", 3, NONE, 0, NULL);
+	add_case("69 05 rel 11 00 00 00", NONE, NONE, 0, NULL);
+	add_case("0f c1 03", 3, NONE, 0, NULL);			/* xadd */
+	add_case("f0 0f c1 03", 3, NONE, 0, NULL);
+	add_case("f0 48 0f c1 43 08", 3, NONE, 0, NULL);
+	add_case("66 0f c1 03", 3, NONE, 0, NULL);
+	add_case("0f c0 23", 3, NONE, 0, NULL);
+	add_case("f0 45 0f c0 04 24", 12, NONE, 0, NULL);
+	add_case("0f b1 0b", 3, NONE, 0, NULL);			/* cmpxchg */
+	add_case("f0 0f b1 0b", 3, NONE, 0, NULL);
+	add_case("f0 48 0f b1 0b", 3, NONE, 0, NULL);
+	add_case("66 0f b1 0b", 3, NONE, 0, NULL);
+	add_case("0f b0 0b", 3, NONE, 0, NULL);
+	add_case("f0 0f b0 23", 3, NONE, 0, NULL);
+	add_case("4c 0f b1 04 8b", 3, 1, 2, NULL);
 	/* SSE moves */
 	add_case("66 0f 6e 03", 3, NONE, 0, NULL);		/* movd xmm0, [rbx] */
 	add_case("66 44 0f 6e 3b", 3, NONE, 0, NULL);		/* movd xmm15 */
@@ -509,6 +533,11 @@ run_case(struct tcase *c, unsigned int seed)
 	if (seed == 3)
 		memset(data_page + DATA_MID - 0x400, 0, 0x800);
 
+	/* seed 5: rax holds what is in memory (cmpxchg's match, cmp's equal) */
+	if (seed == 5 && vpci_decode(bytes, c->len, &init, &insn, err, sizeof(err)) == 0 &&
+			insn.ea >= (uint64_t)(uintptr_t)data_page &&
+			insn.ea + 8 <= (uint64_t)(uintptr_t)data_page + page)
+		memcpy(&init.gpr[0], (void *)(uintptr_t)insn.ea, 8);
 	/* the emulator on the shadow */
 	memcpy(sh.mem, data_page, sizeof(sh.mem));
 	sh.base = (uint64_t)(uintptr_t)data_page;
@@ -718,8 +747,8 @@ test_refusals_name_the_bytes(void **state)
 		{ "66 c5 f9 6e 03", "66 c5" },			/* a prefix before VEX */
 		{ "0f 6f 03", "0f 6f" },			/* MMX movq */
 		{ "0f c7 0b", "0f c7" },			/* cmpxchg8b */
-		{ "0f b1 0b", "0f b1" },			/* cmpxchg */
-		{ "0f c1 03", "0f c1" },			/* xadd */
+		{ "0f b1 c3", "0f b1 c3" },			/* cmpxchg ebx, eax: no memory */
+		{ "0f c7 4b 08", "0f c7" },		/* cmpxchg8b [rbx+8] */
 		{ "c7 4b 04 00 00 00 00", "c7 4b" },		/* c7 /1 */
 		{ "8d 03", "8d" },				/* lea: no access */
 		{ "d1 23", "d1" },				/* shl */

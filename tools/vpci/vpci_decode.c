@@ -28,16 +28,18 @@ enum kind {
 	K_UNARY,	/* inc dec not neg on mem */
 	K_XMM_LOAD,	/* xmm <- mem, zero-extended to 128 */
 	K_XMM_STORE,	/* mem <- low msize bytes of xmm */
+	K_XADD,
+	K_CMPXCHG,
 };
 
 enum alu_op {
 	A_ADD, A_OR, A_ADC, A_SBB, A_AND, A_SUB, A_XOR, A_CMP,
-	A_TEST, A_INC, A_DEC, A_NOT, A_NEG,
+	A_TEST, A_INC, A_DEC, A_NOT, A_NEG, A_IMUL,
 };
 
 static const char *const alu_names[] = {
 	"add", "or", "adc", "sbb", "and", "sub", "xor", "cmp",
-	"test", "inc", "dec", "not", "neg",
+	"test", "inc", "dec", "not", "neg", "imul",
 };
 
 struct dec {
@@ -238,6 +240,14 @@ alu_native(enum alu_op op, unsigned int size, uint64_t a, uint64_t b, uint64_t *
 	case A_DEC: ALU_SIZES(ALU_UN, "dec"); break;
 	case A_NEG: ALU_SIZES(ALU_UN, "neg"); break;
 	case A_NOT: ALU_SIZES(ALU_UN, "not"); break;
+	case A_IMUL: /* no 8-bit two-operand form */
+		if (size == 2)
+			ALU_BIN("imulw", "w");
+		else if (size == 4)
+			ALU_BIN("imull", "k");
+		else
+			ALU_BIN("imulq", "q");
+		break;
 	}
 	*flags = (*flags & ~(uint64_t)FL_ARITH) | (f & FL_ARITH);
 	return a & mask(size);
@@ -334,6 +344,12 @@ decode_map1(struct dec *d, uint8_t op, const char **why)
 		d->msize = osz < 4 ? osz : 4;
 		d->mn = "movsxd";
 		return 0;
+	case 0x69: case 0x6b: /* imul r, r/m, imm */
+		d->kind = K_ALU;
+		d->alu = A_IMUL;
+		d->msize = d->opsize = osz;
+		d->mn = "imul";
+		return decode_imm(d, op == 0x6b ? 1 : osz == 2 ? 2 : 4, osz);
 	case 0x80: case 0x81: case 0x83:
 		d->kind = K_ALU;
 		d->alu = (enum alu_op)(d->reg & 7);
@@ -560,6 +576,19 @@ decode(struct dec *d, const struct vpci_regs *regs, const char **why)
 			d->opsize = opsize(d);
 			d->msize = (op & 1) ? 2 : 1;
 			d->mn = (op & 8) ? "movsx" : "movzx";
+		} else if (op == 0xaf) {
+			d->kind = K_ALU;
+			d->alu = A_IMUL;
+			d->msize = d->opsize = opsize(d);
+			d->mn = "imul";
+		} else if (op == 0xb0 || op == 0xb1 || op == 0xc0 || op == 0xc1) {
+			d->kind = op >= 0xc0 ? K_XADD : K_CMPXCHG;
+			d->msize = d->opsize = (op & 1) ? opsize(d) : 1;
+			d->mn = op >= 0xc0 ? "xadd" : "cmpxchg";
+			rc = decode_modrm(d, regs);
+			if (rc == -ENOTSUP)
+				*why = "register operand";
+			return rc;
 		} else if (op == 0xc3) {
 			if (pp != 0) {
 				*why = "movnti with a prefix";
@@ -588,12 +617,12 @@ decode(struct dec *d, const struct vpci_regs *regs, const char **why)
 		}
 		return rc;
 	}
-	if (op >= 0x40 && op < 0x63) {
+	if (op >= 0x40 && op < 0x63 && op != 0x62) {
 		*why = "not a memory form";
 		return -ENOTSUP;
 	}
 	/* opcodes with a ModRM in map 1 that we handle; others fail in decode_map1 */
-	if (!((op < 0x40 && (op & 7) < 4) || op == 0x63 || (op >= 0x80 && op <= 0x8b &&
+	if (!((op < 0x40 && (op & 7) < 4) || op == 0x63 || op == 0x69 || op == 0x6b || (op >= 0x80 && op <= 0x8b &&
 			op != 0x82) || op == 0xc6 || op == 0xc7 || op >= 0xf6)) {
 		*why = "not a supported opcode";
 		return -ENOTSUP;
@@ -654,6 +683,7 @@ vpci_decode(const uint8_t *code, size_t avail, const struct vpci_regs *regs,
 		insn->ea = d.base_ea;
 		insn->reads = d.kind != K_STORE && d.kind != K_XMM_STORE;
 		insn->writes = d.kind == K_STORE || d.kind == K_XMM_STORE || d.kind == K_XCHG ||
+			d.kind == K_XADD || d.kind == K_CMPXCHG ||
 			d.kind == K_UNARY || (d.kind == K_ALU && d.mem_dst && d.alu != A_CMP &&
 					      d.alu != A_TEST);
 		if (d.vex) {
@@ -734,7 +764,7 @@ vpci_emulate(const uint8_t *code, size_t avail, struct vpci_regs *regs,
 {
 	struct dec d;
 	uint64_t mv[2] = { 0, 0 }, wv[2] = { 0, 0 }, flags, res = 0;
-	int rc, rex, write_mem = 0, write_reg = 0;
+	int rc, rex, write_mem = 0, write_reg = 0, cmpxchg_fail = 0;
 	unsigned int i;
 
 	if (ops == NULL || ops->read == NULL || ops->write == NULL)
@@ -772,7 +802,10 @@ vpci_emulate(const uint8_t *code, size_t avail, struct vpci_regs *regs,
 	case K_ALU: {
 		uint64_t src = d.has_imm ? d.imm : reg_get(regs, d.reg, d.opsize, rex);
 
-		if (d.mem_dst || d.alu == A_TEST) {
+		if (d.alu == A_IMUL && d.has_imm) {
+			res = alu_native(A_IMUL, d.opsize, mv[0], d.imm, &flags);
+			write_reg = 1;
+		} else if (d.mem_dst || d.alu == A_TEST) {
 			res = alu_native(d.alu, d.msize, mv[0], src, &flags);
 			if (d.alu != A_CMP && d.alu != A_TEST) {
 				wv[0] = res;
@@ -793,6 +826,27 @@ vpci_emulate(const uint8_t *code, size_t avail, struct vpci_regs *regs,
 		wv[0] = alu_native(d.alu, d.msize, mv[0], 0, &flags);
 		write_mem = 1;
 		break;
+	case K_XADD:
+		wv[0] = alu_native(A_ADD, d.msize, mv[0], reg_get(regs, d.reg, d.msize, rex),
+				   &flags);
+		res = mv[0];
+		write_mem = write_reg = 1;
+		break;
+	case K_CMPXCHG: {
+		/* flags of cmp acc, mem; equal: mem <- reg; else acc <- mem */
+		uint64_t acc = reg_get(regs, 0, d.msize, 1);
+
+		alu_native(A_CMP, d.msize, acc, mv[0], &flags);
+		write_mem = 1;
+		if (acc == mv[0]) {
+			wv[0] = reg_get(regs, d.reg, d.msize, rex);
+		} else {
+			/* the CPU writes the old value back (a locked cycle) */
+			wv[0] = mv[0];
+			cmpxchg_fail = 1;
+		}
+		break;
+	}
 	case K_XMM_LOAD:
 		break;
 	case K_XMM_STORE:
@@ -809,6 +863,8 @@ vpci_emulate(const uint8_t *code, size_t avail, struct vpci_regs *regs,
 	/* 4. registers, flags, rip */
 	if (write_reg)
 		reg_set(regs, d.reg, d.opsize, res, rex);
+	if (cmpxchg_fail)
+		reg_set(regs, 0, d.opsize, mv[0], 1);
 	if (d.kind == K_XMM_LOAD) {
 		memset(regs->xmm[d.xmm], 0, sizeof(regs->xmm[d.xmm]));
 		for (i = 0; i < d.msize; i++)
