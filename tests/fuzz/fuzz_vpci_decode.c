@@ -141,7 +141,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((rc != -EIO && rc != -ENXIO) || c.fail_at < 0)
 			abort();
 	} else {
-		if (c.calls == 0 || c.first != insn.ea || (c.fail_at >= 0 && c.fail_at < (int)c.calls))
+		if (c.calls == 0 || c.first != insn.ea)
+			abort();
+		if (c.fail_at >= 0 && c.fail_at < (int)c.calls)
 			abort();
 		if (regs.rip != before.rip + insn.len)
 			abort();

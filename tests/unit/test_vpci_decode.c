@@ -166,7 +166,7 @@ build_cases(void)
 	static const char *const imm_forms[] = {
 		/* /r in bits 5:3 of the ModRM byte is filled in below */
 		"80 %02x 81", "81 %02x 78 56 34 92", "66 81 %02x 34 92", "48 81 %02x 78 56 34 92",
-		"83 %02x 7f", "83 %02x 80", "48 83 %02x ff", "66 83 %02x 01", "41 83 %02x 05",
+		"83 %02x 7f", "83 %02x 80", "48 83 %02x ff", "66 83 %02x 01", "41 83 (r12+8)",
 		"f0 83 %02x 03",
 	};
 	unsigned int op, i, r;
@@ -284,14 +284,13 @@ build_cases(void)
 		for (r = 0; r < 8; r++) {
 			if (strncmp(imm_forms[i], "f0", 2) == 0 && r == 7)
 				continue; /* lock cmp: #UD */
-			snprintf(hex, sizeof(hex), imm_forms[i],
-				 strncmp(imm_forms[i], "41", 2) == 0 ? 0x44 | (r << 3) : 0x03 | (r << 3));
 			if (strncmp(imm_forms[i], "41", 2) == 0) {
 				/* 41 83 /r with [r12+8]: ModRM 44 SIB 24 disp 08 */
 				snprintf(hex, sizeof(hex), "41 83 %02x 24 08 05", 0x44 | (r << 3));
 				add_case(hex, 12, NONE, 0, NULL);
 				continue;
 			}
+			snprintf(hex, sizeof(hex), imm_forms[i], 0x03 | (r << 3));
 			add_case(hex, 3, NONE, 0, NULL);
 		}
 	/* test, xchg, inc dec not neg */
@@ -572,7 +571,7 @@ run_case(struct tcase *c, unsigned int seed)
 	assert_true(emu.rip == init.rip + c->len);
 	for (i = 0; i < 16; i++)
 		if (emu.gpr[i] != nat.gpr[i])
-			fail_msg("case %s seed %u: gpr %u: emulated 0x%llx, cpu 0x%llx (was 0x%llx)",
+			fail_msg("case %s seed %u: gpr %u: emulated 0x%llx, cpu 0x%llx, was 0x%llx",
 				 c->text, seed, i, (unsigned long long)emu.gpr[i],
 				 (unsigned long long)nat.gpr[i], (unsigned long long)init.gpr[i]);
 	if ((emu.rflags & FL_ARITH) != (nat.rflags & FL_ARITH))

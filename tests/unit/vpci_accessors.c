@@ -26,46 +26,85 @@
 #define V64(p) (*(volatile uint64_t *)(p))
 
 /* loads, plain, zero- and sign-extending */
-static uint64_t ld8(void *p, uint64_t v, uint64_t i) { (void)v; (void)i; return V8(p); }
-static uint64_t ld16(void *p, uint64_t v, uint64_t i) { (void)v; (void)i; return V16(p); }
-static uint64_t ld32(void *p, uint64_t v, uint64_t i) { (void)v; (void)i; return V32(p); }
-static uint64_t ld64(void *p, uint64_t v, uint64_t i) { (void)v; (void)i; return V64(p); }
+static uint64_t
+ld8(void *p, uint64_t v, uint64_t i)
+{
+	(void)v;
+	(void)i;
+	return V8(p);
+}
+
+static uint64_t
+ld16(void *p, uint64_t v, uint64_t i)
+{
+	(void)v;
+	(void)i;
+	return V16(p);
+}
+
+static uint64_t
+ld32(void *p, uint64_t v, uint64_t i)
+{
+	(void)v;
+	(void)i;
+	return V32(p);
+}
+
+static uint64_t
+ld64(void *p, uint64_t v, uint64_t i)
+{
+	(void)v;
+	(void)i;
+	return V64(p);
+}
+
 static uint64_t
 ld8s64(void *p, uint64_t v, uint64_t i)
 {
-	(void)v; (void)i;
+	(void)v;
+	(void)i;
 	return (uint64_t)(int64_t)*(volatile int8_t *)p;
 }
+
 static uint64_t
 ld16s64(void *p, uint64_t v, uint64_t i)
 {
-	(void)v; (void)i;
+	(void)v;
+	(void)i;
 	return (uint64_t)(int64_t)*(volatile int16_t *)((char *)p + 2);
 }
+
 static uint64_t
 ld32s64(void *p, uint64_t v, uint64_t i)
 {
-	(void)v; (void)i;
+	(void)v;
+	(void)i;
 	return (uint64_t)(int64_t)*(volatile int32_t *)((char *)p + 4);
 }
+
 static uint64_t
 ld8s32(void *p, uint64_t v, uint64_t i)
 {
-	(void)v; (void)i;
+	(void)v;
+	(void)i;
 	return (uint32_t)(int32_t)*(volatile int8_t *)((char *)p + 1);
 }
+
 static uint64_t
 ld16s32(void *p, uint64_t v, uint64_t i)
 {
-	(void)v; (void)i;
+	(void)v;
+	(void)i;
 	return (uint32_t)(int32_t)*(volatile int16_t *)p;
 }
+
 static uint64_t
 ld8z32_add(void *p, uint64_t v, uint64_t i)
 {
 	(void)i;
 	return (uint32_t)v + V8((char *)p + 3);
 }
+
 static uint64_t
 ld16z64_mul(void *p, uint64_t v, uint64_t i)
 {
@@ -74,10 +113,38 @@ ld16z64_mul(void *p, uint64_t v, uint64_t i)
 }
 
 /* stores of registers and immediates */
-static uint64_t st8(void *p, uint64_t v, uint64_t i) { (void)i; V8(p) = (uint8_t)v; return 0; }
-static uint64_t st16(void *p, uint64_t v, uint64_t i) { (void)i; V16(p) = (uint16_t)v; return 0; }
-static uint64_t st32(void *p, uint64_t v, uint64_t i) { (void)i; V32(p) = (uint32_t)v; return 0; }
-static uint64_t st64(void *p, uint64_t v, uint64_t i) { (void)i; V64(p) = v; return 0; }
+static uint64_t
+st8(void *p, uint64_t v, uint64_t i)
+{
+	(void)i;
+	V8(p) = (uint8_t)v;
+	return 0;
+}
+
+static uint64_t
+st16(void *p, uint64_t v, uint64_t i)
+{
+	(void)i;
+	V16(p) = (uint16_t)v;
+	return 0;
+}
+
+static uint64_t
+st32(void *p, uint64_t v, uint64_t i)
+{
+	(void)i;
+	V32(p) = (uint32_t)v;
+	return 0;
+}
+
+static uint64_t
+st64(void *p, uint64_t v, uint64_t i)
+{
+	(void)i;
+	V64(p) = v;
+	return 0;
+}
+
 static uint64_t
 st8_hi(void *p, uint64_t v, uint64_t i)
 {
@@ -85,10 +152,12 @@ st8_hi(void *p, uint64_t v, uint64_t i)
 	V8((char *)p + 1) = (uint8_t)(v >> 8);
 	return 0;
 }
+
 static uint64_t
 st_imm(void *p, uint64_t v, uint64_t i)
 {
-	(void)v; (void)i;
+	(void)v;
+	(void)i;
 	V8(p) = 0xa5;
 	V16((char *)p + 2) = 0x1234;
 	V32((char *)p + 4) = 0xdeadbeef;
@@ -131,7 +200,8 @@ RMW(sub64, V64, uint64_t, -=)
 static uint64_t
 rmw_imm(void *p, uint64_t v, uint64_t i)
 {
-	(void)v; (void)i;
+	(void)v;
+	(void)i;
 	V32(p) += 1;
 	V32((char *)p + 4) -= 1;
 	V32((char *)p + 8) |= 0x80;
@@ -147,7 +217,8 @@ rmw_imm(void *p, uint64_t v, uint64_t i)
 static uint64_t
 neg_not(void *p, uint64_t v, uint64_t i)
 {
-	(void)v; (void)i;
+	(void)v;
+	(void)i;
 	V32(p) = -V32(p);
 	V64((char *)p + 8) = ~V64((char *)p + 8);
 	V8((char *)p + 16) = (uint8_t)-V8((char *)p + 16);
@@ -155,24 +226,69 @@ neg_not(void *p, uint64_t v, uint64_t i)
 }
 
 /* a volatile load folded into arithmetic, compares and tests */
-static uint64_t fold_add(void *p, uint64_t v, uint64_t i) { (void)i; return (uint32_t)v + V32(p); }
-static uint64_t fold_and(void *p, uint64_t v, uint64_t i) { (void)i; return v & V64(p); }
-static uint64_t fold_or(void *p, uint64_t v, uint64_t i) { (void)i; return (uint16_t)v | V16(p); }
-static uint64_t fold_sub(void *p, uint64_t v, uint64_t i) { (void)i; return v - V64(p); }
-static uint64_t fold_xor(void *p, uint64_t v, uint64_t i) { (void)i; return (uint8_t)v ^ V8(p); }
-static uint64_t fold_eq(void *p, uint64_t v, uint64_t i) { (void)i; return V32(p) == (uint32_t)v; }
-static uint64_t fold_gt(void *p, uint64_t v, uint64_t i) { (void)i; return V64(p) > v ? 7 : 9; }
+static uint64_t
+fold_add(void *p, uint64_t v, uint64_t i)
+{
+	(void)i;
+	return (uint32_t)v + V32(p);
+}
+
+static uint64_t
+fold_and(void *p, uint64_t v, uint64_t i)
+{
+	(void)i;
+	return v & V64(p);
+}
+
+static uint64_t
+fold_or(void *p, uint64_t v, uint64_t i)
+{
+	(void)i;
+	return (uint16_t)v | V16(p);
+}
+
+static uint64_t
+fold_sub(void *p, uint64_t v, uint64_t i)
+{
+	(void)i;
+	return v - V64(p);
+}
+
+static uint64_t
+fold_xor(void *p, uint64_t v, uint64_t i)
+{
+	(void)i;
+	return (uint8_t)v ^ V8(p);
+}
+
+static uint64_t
+fold_eq(void *p, uint64_t v, uint64_t i)
+{
+	(void)i;
+	return V32(p) == (uint32_t)v;
+}
+
+static uint64_t
+fold_gt(void *p, uint64_t v, uint64_t i)
+{
+	(void)i;
+	return V64(p) > v ? 7 : 9;
+}
+
 static uint64_t
 fold_test(void *p, uint64_t v, uint64_t i)
 {
-	(void)v; (void)i;
+	(void)v;
+	(void)i;
 	return ((V32(p) & 0x40) ? 1 : 0) | ((V8((char *)p + 5) & 1) ? 2 : 0) |
 		((V64((char *)p + 8) & 0x100000000ull) ? 4 : 0);
 }
+
 static uint64_t
 fold_cmp_imm(void *p, uint64_t v, uint64_t i)
 {
-	(void)v; (void)i;
+	(void)v;
+	(void)i;
 	return (V32(p) == 0x1234 ? 1 : 0) | (V8((char *)p + 4) > 0x80 ? 2 : 0) |
 		(V16((char *)p + 6) != 7 ? 4 : 0);
 }
@@ -193,6 +309,7 @@ idx32(void *p, uint64_t v, uint64_t i)
 	r->q[i] = (uint32_t)v;
 	return r->q[i + 1];
 }
+
 static uint64_t
 idx64(void *p, uint64_t v, uint64_t i)
 {
@@ -201,6 +318,7 @@ idx64(void *p, uint64_t v, uint64_t i)
 	r->ring[i + 1] = v;
 	return r->ring[i];
 }
+
 static uint64_t
 idx16(void *p, uint64_t v, uint64_t i)
 {
@@ -209,6 +327,7 @@ idx16(void *p, uint64_t v, uint64_t i)
 	w[i * 2 + 1] = (uint16_t)v;
 	return w[i * 2 + 3];
 }
+
 static uint64_t
 idx8(void *p, uint64_t v, uint64_t i)
 {
@@ -217,6 +336,7 @@ idx8(void *p, uint64_t v, uint64_t i)
 	b[i + 40] = (uint8_t)v;
 	return b[i + 41];
 }
+
 static uint64_t
 idx_rmw(void *p, uint64_t v, uint64_t i)
 {
@@ -237,10 +357,12 @@ copy16(void *p, uint64_t v, uint64_t i)
 {
 	struct s16 *s = p;
 
-	(void)v; (void)i;
+	(void)v;
+	(void)i;
 	s[2] = s[0];
 	return s[2].a ^ s[2].b;
 }
+
 static uint64_t
 copy16_out(void *p, uint64_t v, uint64_t i)
 {
@@ -250,6 +372,7 @@ copy16_out(void *p, uint64_t v, uint64_t i)
 	memcpy(&t, p, sizeof(t));
 	return t.a + t.b * v;
 }
+
 static uint64_t
 copy16_in(void *p, uint64_t v, uint64_t i)
 {
@@ -258,6 +381,7 @@ copy16_in(void *p, uint64_t v, uint64_t i)
 	memcpy((char *)p + 48, &t, sizeof(t));
 	return 0;
 }
+
 static uint64_t
 copy8(void *p, uint64_t v, uint64_t i)
 {
@@ -269,6 +393,7 @@ copy8(void *p, uint64_t v, uint64_t i)
 	memcpy((char *)p + 64, &t, 8);
 	return t;
 }
+
 static uint64_t
 copy4(void *p, uint64_t v, uint64_t i)
 {
@@ -306,7 +431,8 @@ copy16_avx(void *p, uint64_t v, uint64_t i)
 {
 	struct s16 *s = p;
 
-	(void)v; (void)i;
+	(void)v;
+	(void)i;
 	s[3] = s[1];
 	return s[3].a;
 }

@@ -622,8 +622,9 @@ decode(struct dec *d, const struct vpci_regs *regs, const char **why)
 		return -ENOTSUP;
 	}
 	/* opcodes with a ModRM in map 1 that we handle; others fail in decode_map1 */
-	if (!((op < 0x40 && (op & 7) < 4) || op == 0x63 || op == 0x69 || op == 0x6b || (op >= 0x80 && op <= 0x8b &&
-			op != 0x82) || op == 0xc6 || op == 0xc7 || op >= 0xf6)) {
+	if (!((op < 0x40 && (op & 7) < 4) || op == 0x63 || op == 0x69 || op == 0x6b ||
+			(op >= 0x80 && op <= 0x8b && op != 0x82) || op == 0xc6 || op == 0xc7 ||
+			op >= 0xf6)) {
 		*why = "not a supported opcode";
 		return -ENOTSUP;
 	}
