@@ -26,9 +26,13 @@
 #define VPCI_MAX_THREADS 4
 #define VPCI_ARGS_MAX 512
 #define VPCI_NAME_MAX 32
-/* Fake bus addresses of the BARs: VPCI_BAR_BASE + device index * VPCI_BAR_STRIDE. */
+/*
+ * Fake bus addresses of the BARs: VPCI_BAR_BASE + device index * VPCI_BAR_STRIDE
+ * + BAR index * VPCI_BAR_STRIDE / 8. The upper dwords stay even: EAL reads a
+ * 64-bit BAR's upper half as a BAR of its own, and bit 0 set means I/O.
+ */
 #define VPCI_BAR_BASE 0x3800000000ULL
-#define VPCI_BAR_STRIDE 0x100000000ULL
+#define VPCI_BAR_STRIDE 0x200000000ULL
 /* First IOMMU group number; device i gets VPCI_GROUP_BASE + i. */
 #define VPCI_GROUP_BASE 40
 #define VPCI_CFG_SIZE 256

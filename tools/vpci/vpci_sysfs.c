@@ -133,6 +133,43 @@ build_dev(const struct vpci_dev *dev)
 	return 0;
 }
 
+static pid_t owner;
+
+static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw);
+
+/*
+ * SYSFS_PCI_DEVICES inherited: a tree of vpci's ("<dir>/vpci-<pid>-XXXXXX/devices")
+ * is replaced quietly, and removed when <pid> is ours (this process made it
+ * before an exec, as stdbuf does: its exit never came). Another value: said.
+ */
+static void
+inherited_tree(void)
+{
+	const char *old = getenv("SYSFS_PCI_DEVICES");
+	char mine[32], dir[PATH_MAX];
+	const char *base;
+	size_t len;
+
+	if (old == NULL)
+		return;
+	len = strlen(old);
+	if (len < 8 || len >= sizeof(dir) || strcmp(old + len - 8, "/devices") != 0) {
+		VPCI_ERR("SYSFS_PCI_DEVICES=%s replaced by vpci's tree", old);
+		return;
+	}
+	memcpy(dir, old, len - 8);
+	dir[len - 8] = '\0';
+	base = strrchr(dir, '/');
+	base = base != NULL ? base + 1 : dir;
+	if (strncmp(base, "vpci-", 5) != 0) {
+		VPCI_ERR("SYSFS_PCI_DEVICES=%s replaced by vpci's tree", old);
+		return;
+	}
+	snprintf(mine, sizeof(mine), "vpci-%d-", (int)getpid());
+	if (strncmp(base, mine, strlen(mine)) == 0)
+		nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 int
 vpci_sysfs_build(void)
 {
@@ -143,7 +180,9 @@ vpci_sysfs_build(void)
 
 	if (tmp == NULL || tmp[0] == '\0')
 		tmp = "/tmp";
-	if (snprintf(vpci_root, sizeof(vpci_root), "%s/vpci-XXXXXX", tmp) >=
+	inherited_tree();
+	owner = getpid();
+	if (snprintf(vpci_root, sizeof(vpci_root), "%s/vpci-%d-XXXXXX", tmp, (int)owner) >=
 			(int)sizeof(vpci_root) || mkdtemp(vpci_root) == NULL) {
 		VPCI_ERR("cannot make the sysfs tree in %s: %s; no device presented", tmp,
 				strerror(errno));
@@ -169,8 +208,6 @@ vpci_sysfs_build(void)
 		vpci_sysfs_remove();
 		return -1;
 	}
-	if (getenv("SYSFS_PCI_DEVICES") != NULL)
-		VPCI_ERR("SYSFS_PCI_DEVICES was set: replaced by %s", path);
 	setenv("SYSFS_PCI_DEVICES", path, 1);
 	return 0;
 }
@@ -190,7 +227,8 @@ rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 void
 vpci_sysfs_remove(void)
 {
-	if (vpci_root[0] == '\0')
+	/* a child forked without exec leaves its parent's tree alone */
+	if (vpci_root[0] == '\0' || getpid() != owner)
 		return;
 	nftw(vpci_root, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 	vpci_root[0] = '\0';
