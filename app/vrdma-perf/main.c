@@ -47,27 +47,30 @@
 struct vperf_opt opt = { .roce_bit = 55, .ctrl_class = 6, .qp_timeout = 14, .retry_cnt = 7 };
 
 /*
- * How long without progress is a stall: STALL_SECS, or longer when an RC QP
- * may legitimately wait longer for an ACK: its retry window, the ACK timeout
- * (4.096 us << --qp-timeout) times the tries (--retry-cnt + 1), plus a
- * second. (--qp-timeout 0 waits for ever and --retry-cnt 7 retries for
- * ever: a wait as long as that is a stall, reported after STALL_SECS.)
+ * How long without progress is a stall: STALL_SECS (INTEROP_STALL_SECS with a
+ * guest peer), or longer when an RC QP may legitimately wait longer for an
+ * ACK: its retry window, the ACK timeout (4.096 us << --qp-timeout) times the
+ * tries (--retry-cnt + 1), plus a second. (--qp-timeout 0 waits for ever and
+ * --retry-cnt 7 retries for ever: a wait as long as that is a stall, reported
+ * after the floor.)
  */
 static unsigned int
 stall_secs_of_opts(void)
 {
+	unsigned int floor = opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD ||
+		opt.mode == PERFTEST ? INTEROP_STALL_SECS : STALL_SECS;
 	double window;
 
 	if (opt.qp_timeout == 0 || opt.retry_cnt == 7)
-		return STALL_SECS;
+		return floor;
 	window = 4.096e-6 * (double)(1ull << opt.qp_timeout) * (opt.retry_cnt + 1) + 1.0;
-	return window > STALL_SECS ? (unsigned int)window + 1 : STALL_SECS;
+	return window > floor ? (unsigned int)window + 1 : floor;
 }
 
 /* the stall limit, worked out once the options are read (the loops test it at every turn) */
 static unsigned int stall_limit = STALL_SECS;
 
-static unsigned int
+unsigned int
 stall_secs(void)
 {
 	return stall_limit;

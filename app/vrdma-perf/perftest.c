@@ -52,7 +52,7 @@
 #define CQ_MOD_SIZE_LIMIT 8192 /* above it perftest signals every send */
 #define NO_PEAK_ITERS 20000   /* above it perftest reports no peak */
 #define OUT_READS 16          /* what rc_connect gives our QP */
-#define RUN_SECS 10           /* no progress this long ends the run */
+#define XCHG_SECS 10          /* a message of the out-of-band exchange must come within */
 #define ADD_VALUE 1           /* perftest's ATOMIC_ADD_VALUE (FETCH_AND_ADD) */
 #define SWAP_VALUE 0          /* perftest's ATOMIC_SWAP_VALUE (CMP_AND_SWAP, compare 0) */
 
@@ -219,7 +219,7 @@ exchange_setup(uint8_t mtu_code)
 	int ver, mtu;
 
 	pt_version_format(v_mine);
-	if (xchg(v_mine, v_theirs, sizeof(v_mine), RUN_SECS) != 0)
+	if (xchg(v_mine, v_theirs, sizeof(v_mine), XCHG_SECS) != 0)
 		goto lost;
 	ver = pt_version_parse(v_theirs, sizeof(v_theirs));
 	if (ver < PT_VERSION_MIN) {
@@ -228,11 +228,11 @@ exchange_setup(uint8_t mtu_code)
 		return -1;
 	}
 	omni_put_be32(s_mine, CYCLE_BUFFER);
-	if (xchg(s_mine, s_theirs, 4, RUN_SECS) != 0)
+	if (xchg(s_mine, s_theirs, 4, XCHG_SECS) != 0)
 		goto lost;
 	cb = omni_get_be32(s_theirs);
 	omni_put_be32(s_mine, CACHE_LINE);
-	if (xchg(s_mine, s_theirs, 4, RUN_SECS) != 0)
+	if (xchg(s_mine, s_theirs, 4, XCHG_SECS) != 0)
 		goto lost;
 	cl = omni_get_be32(s_theirs);
 	/* both ends take the larger; a page of 64 KiB at most, a line of 4 KiB */
@@ -244,7 +244,7 @@ exchange_setup(uint8_t mtu_code)
 	cycle_buffer = RTE_MAX(cb, (uint32_t)CYCLE_BUFFER);
 	cache_line = RTE_MAX(cl, (uint32_t)CACHE_LINE);
 	pt_mtu_format(m_mine, mtu_code);
-	if (xchg(m_mine, m_theirs, sizeof(m_mine), RUN_SECS) != 0)
+	if (xchg(m_mine, m_theirs, sizeof(m_mine), XCHG_SECS) != 0)
 		goto lost;
 	mtu = pt_mtu_parse(m_theirs, sizeof(m_theirs));
 	if (mtu < 0) {
@@ -387,7 +387,7 @@ post_recv(uint64_t id)
 }
 
 /*
- * Poll the CQ into @p wc; RUN_SECS without a completion ends the run, saying
+ * Poll the CQ into @p wc; stall_secs() without a completion ends the run, saying
  * how far it got (@p count of --iters @p what). @return completions, or -1.
  */
 static int
@@ -397,9 +397,9 @@ poll_progress(struct vrdma_cq_req *wc, uint64_t *last, uint64_t count, const cha
 
 	if (n > 0) {
 		*last = rte_get_timer_cycles();
-	} else if (n == 0 && rte_get_timer_cycles() - *last > RUN_SECS * rte_get_timer_hz()) {
+	} else if (n == 0 && rte_get_timer_cycles() - *last > stall_secs() * rte_get_timer_hz()) {
 		fprintf(stderr, "vrdma-perf: perftest: no progress for %u s: %" PRIu64 " of %"
-			PRIu64 " %s\n", RUN_SECS, count, opt.iters, what);
+			PRIu64 " %s\n", stall_secs(), count, opt.iters, what);
 		return -1;
 	}
 	return n;
@@ -630,7 +630,7 @@ close_connection(struct pt_dest *peer, unsigned int secs)
 	char done[sizeof("done")];
 
 	if (hand_shake(peer, false, secs) != 0 || vnet_write(sock, "done", sizeof("done")) != 0 ||
-	    vnet_read_within(sock, done, sizeof(done), RUN_SECS) != (ssize_t)sizeof(done) ||
+	    vnet_read_within(sock, done, sizeof(done), XCHG_SECS) != (ssize_t)sizeof(done) ||
 	    memcmp(done, "done", sizeof(done)) != 0) {
 		fprintf(stderr, "vrdma-perf: perftest: the closing exchange failed\n");
 		return -1;
@@ -698,7 +698,7 @@ lat_check_zeros(uint64_t seq)
 	return 0;
 }
 
-/* Wait until @p done() holds, serving the Ethernet side; RUN_SECS without it is a stall. */
+/* Wait until @p done() holds, serving the Ethernet side; stall_secs() without it is a stall. */
 static int
 lat_wait(bool (*done)(uint64_t), uint64_t arg, const char *what)
 {
@@ -714,10 +714,10 @@ lat_wait(bool (*done)(uint64_t), uint64_t arg, const char *what)
 		}
 		if (++spins % 1024 == 0) {
 			vnet_serve(NULL);
-			if (rte_get_timer_cycles() - start > RUN_SECS * hz) {
+			if (rte_get_timer_cycles() - start > stall_secs() * hz) {
 				fprintf(stderr, "vrdma-perf: perftest: no %s %" PRIu64
 					" for %u s\n",
-					what, arg, RUN_SECS);
+					what, arg, stall_secs());
 				return -1;
 			}
 		}
@@ -878,7 +878,7 @@ connect_qp(struct pt_dest *peer, uint8_t mtu)
 	struct pt_dest d = our_dest();
 	unsigned int k;
 
-	if (hand_shake(peer, true, RUN_SECS) != 0)
+	if (hand_shake(peer, true, XCHG_SECS) != 0)
 		return -1;
 	if (vperf_gid_is_v4(peer->gid) != vperf_gid_is_v4(me.gid)) {
 		fprintf(stderr, "vrdma-perf: perftest: the peer's GID and ours are not of one "
@@ -898,7 +898,7 @@ connect_qp(struct pt_dest *peer, uint8_t mtu)
 	 * after RTR
 	 */
 	for (k = 0; k < 2; k++)
-		if (hand_shake(peer, false, RUN_SECS) != 0)
+		if (hand_shake(peer, false, XCHG_SECS) != 0)
 			return -1;
 	return 0;
 }
@@ -952,7 +952,7 @@ run(void)
 					return -1;
 				}
 		/* the receives are up: the client may start */
-		if (hand_shake(&peer, false, RUN_SECS) != 0)
+		if (hand_shake(&peer, false, XCHG_SECS) != 0)
 			return -1;
 		if (lat_test()) {
 			/* write_lat: slot 0 is where the peer writes, zeros before (as theirs) */
@@ -963,7 +963,7 @@ run(void)
 				return -1;
 			printf(RESULT_LINE);
 			/* ib_write_lat ends there: no closing handshake, no "done" */
-			return opt.pt_test == WRITE_LAT ? 0 : close_connection(&peer, RUN_SECS);
+			return opt.pt_test == WRITE_LAT ? 0 : close_connection(&peer, XCHG_SECS);
 		}
 		printf(RESULT_LINE RESULT_FMT);
 		if (client ? run_client(&peer) != 0 : serve_sends(posted, &t0, &t1) != 0)
@@ -979,11 +979,11 @@ run(void)
 		}
 		print_report(&mine);
 		printf(RESULT_LINE);
-		return close_connection(&peer, RUN_SECS);
+		return close_connection(&peer, XCHG_SECS);
 	}
 	if (lat_one_sided()) {
 		/* one more handshake; the server then waits in the closing one */
-		if (hand_shake(&peer, false, RUN_SECS) != 0)
+		if (hand_shake(&peer, false, XCHG_SECS) != 0)
 			return -1;
 		if (!client) {
 			if (close_connection(&peer, opt.accept_secs) != 0)
@@ -995,7 +995,7 @@ run(void)
 		if (run_lat_client(&peer) != 0 || lat_report() != 0)
 			return -1;
 		printf(RESULT_LINE);
-		return close_connection(&peer, RUN_SECS);
+		return close_connection(&peer, XCHG_SECS);
 	}
 	/* write_bw, read_bw, atomic_bw */
 	printf(RESULT_LINE RESULT_FMT);
@@ -1011,19 +1011,19 @@ run(void)
 			printf("perftest: %" PRIu64 " atomics, each original as expected on its "
 			       "place\n", opt.iters);
 		/* the server's report is of nothing: taken, not printed */
-		if (hand_shake(&peer, false, RUN_SECS) != 0 ||
-		    xchg_reports(&mine, &theirs, RUN_SECS) != 0)
+		if (hand_shake(&peer, false, XCHG_SECS) != 0 ||
+		    xchg_reports(&mine, &theirs, XCHG_SECS) != 0)
 			return -1;
-		return close_connection(&peer, RUN_SECS);
+		return close_connection(&peer, XCHG_SECS);
 	}
 	/* the server waits while the client writes, then prints the client's report */
 	if (hand_shake(&peer, false, opt.accept_secs) != 0)
 		return -1;
 	memset(&mine, 0, sizeof(mine));
-	if (xchg_reports(&mine, &theirs, RUN_SECS) != 0)
+	if (xchg_reports(&mine, &theirs, XCHG_SECS) != 0)
 		return -1;
 	print_report(&theirs);
-	if (close_connection(&peer, RUN_SECS) != 0)
+	if (close_connection(&peer, XCHG_SECS) != 0)
 		return -1;
 	printf(RESULT_LINE);
 	if (opt.pt_test == WRITE_BW)

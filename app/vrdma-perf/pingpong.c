@@ -138,9 +138,9 @@ serve(const struct vperf_peer *peer)
 			return -1;
 		if (n > 0)
 			last = rte_get_timer_cycles();
-		else if (rte_get_timer_cycles() - last > 10 * hz) {
-			fprintf(stderr, "vrdma-perf: no progress for 10 s: %" PRIu64 " received, %"
-				PRIu64 " sent\n", rcnt, scnt);
+		else if (rte_get_timer_cycles() - last > stall_secs() * hz) {
+			fprintf(stderr, "vrdma-perf: no progress for %u s: %" PRIu64 " received, %"
+				PRIu64 " sent\n", stall_secs(), rcnt, scnt);
 			return -1;
 		}
 		for (i = 0; i < n; i++) {

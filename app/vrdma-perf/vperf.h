@@ -28,6 +28,8 @@
 #define QKEY 0x11111111u
 #define GRH_LEN 40
 #define STALL_SECS 5
+/* the interop modes' stall floor: the peer is a guest whose CPU may be emulated (TCG) */
+#define INTEROP_STALL_SECS 10
 #define MAX_DEPTH 1024
 
 enum mode {
@@ -126,6 +128,8 @@ int rc_connect(struct side *s, const struct vperf_peer *p, uint8_t mtu);
 int ud_connect(struct side *s, const struct vperf_peer *p);
 uint8_t path_mtu(uint16_t eth_mtu, uint32_t *bytes);
 int peer_path_mtu(uint16_t eth_mtu, uint32_t *bytes);
+/* Seconds without progress that make a stall (the one limit every wait loop uses). */
+unsigned int stall_secs(void);
 struct vrdma_sge side_sge(const struct side *s, uint32_t slot, uint32_t len);
 
 /* The pingpong examples' "LID:QPN:PSN:GID" message: 51 characters and the NUL. */
