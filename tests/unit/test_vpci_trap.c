@@ -444,6 +444,56 @@ test_foreign_and_refused_faults_kill(void **state)
 	trap_free(&d, trap);
 }
 
+/* ---- a handler from before that recovers leaves trapping on ---- */
+
+static sigjmp_buf recover_jmp;
+static volatile int recovered;
+
+static void
+recover_segv(int sig)
+{
+	(void)sig;
+	recovered++;
+	siglongjmp(recover_jmp, 1);
+}
+
+static void
+test_recovering_handler_keeps_trapping(void **state)
+{
+	int status;
+	pid_t pid;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct sigaction sa;
+		uint8_t *other = map_none(page), *trap;
+		struct dev d;
+		int i;
+
+		/* a program's own handler (a runtime, a crash probe) before vpci's */
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = recover_segv;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGSEGV, &sa, NULL);
+		trap = trap_new(&d, page);
+		memset(d.mem, 0x22, page);
+		alarm(10); /* a trapped access the handler from before takes loops for ever */
+		for (i = 0; i < 3; i++) {
+			if (sigsetjmp(recover_jmp, 1) == 0)
+				*(volatile uint32_t *)(other + 8) = 1; /* not ours: theirs */
+			/* every time back here, and the range still reaches the model */
+			if (*(volatile uint8_t *)(trap + 5) != 0x22 || d.reads != (uint64_t)i + 1)
+				_exit(3);
+		}
+		_exit(recovered == 3 ? 0 : 4);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("child status 0x%x (3: a trapped read after recovery failed)", status);
+}
+
 /* ---- a VEX load zeroes the upper half of its ymm register ---- */
 
 __attribute__((target("avx"))) static void
@@ -530,6 +580,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_errno_kept),
 		cmocka_unit_test(test_two_threads_two_ranges),
 		cmocka_unit_test(test_foreign_and_refused_faults_kill),
+		cmocka_unit_test(test_recovering_handler_keeps_trapping),
 		cmocka_unit_test(test_vex_load_zeroes_upper_ymm),
 		cmocka_unit_test(test_range_table_limits),
 	};

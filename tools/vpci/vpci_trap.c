@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -155,16 +156,42 @@ code_bytes(uintptr_t rip, uint8_t *buf, int fetched)
 	return first;
 }
 
-/* Give the fault back to whoever had SIGSEGV before: it re-executes and takes that action. */
-static void
-pass_on(const siginfo_t *si)
+/*
+ * Give a fault that is not ours to whoever had SIGSEGV before: a handler is
+ * called as the kernel would have called it (vpci stays installed, so a
+ * handler that recovers, e.g. by siglongjmp, leaves trapping on); returns
+ * true then. Without one (default or ignored) returns false.
+ */
+static bool
+chain(int sig, siginfo_t *si, void *uctx)
 {
 	struct sigaction sa = prev_action;
 
-	if (!(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_IGN)
-		sa.sa_handler = SIG_DFL; /* the kernel would not ignore a fault either */
+	if (sa.sa_flags & SA_SIGINFO) {
+		if (sa.sa_sigaction == NULL)
+			return false;
+		sa.sa_sigaction(sig, si, uctx);
+		return true;
+	}
+	if (sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN)
+		return false;
+	sa.sa_handler(sig);
+	return true;
+}
+
+/*
+ * No handler before ours: die as without vpci. A fault re-executes under the
+ * default action; a sent signal is sent again.
+ */
+static void
+die(const siginfo_t *si)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
 	sigaction(SIGSEGV, &sa, NULL);
-	/* sent, not a fault: nothing re-executes, so send it again */
 	if (si->si_code <= 0)
 		raise(SIGSEGV);
 }
@@ -280,13 +307,14 @@ on_segv(int sig, siginfo_t *si, void *uctx)
 	size_t n;
 	int rc;
 
-	(void)sig;
 	if (si->si_code <= 0 || find_slot(addr, &t) == NULL) {
 		__atomic_fetch_add(&st_foreign, 1, __ATOMIC_RELAXED);
-		/* a fetch fault at rip (a jump to nowhere): no bytes to read there */
-		n = si->si_code > 0 && addr != rip ? code_bytes(rip, code, 0) : 0;
-		report(" outside every trapped range", addr, rip, code, n, NULL);
-		pass_on(si);
+		if (!chain(sig, si, uctx)) {
+			/* a fetch fault at rip (a jump to nowhere): no bytes to read there */
+			n = si->si_code > 0 && addr != rip ? code_bytes(rip, code, 0) : 0;
+			report(" outside every trapped range", addr, rip, code, n, NULL);
+			die(si);
+		}
 		errno = saved_errno;
 		return;
 	}
@@ -310,7 +338,8 @@ on_segv(int sig, siginfo_t *si, void *uctx)
 refuse:
 	__atomic_fetch_add(&st_refused, 1, __ATOMIC_RELAXED);
 	report(" in a trapped range", addr, rip, code, n, err);
-	pass_on(si);
+	if (!chain(sig, si, uctx))
+		die(si);
 	errno = saved_errno;
 }
 

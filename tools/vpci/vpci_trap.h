@@ -13,12 +13,13 @@
  *
  * One process-wide SIGSEGV handler (SA_SIGINFO | SA_NODEFER | SA_ONSTACK),
  * installed by the first vpci_trap_add() (and by a later one if another
- * handler has replaced it since; it chains to the one it replaced). It keeps
- * errno. A fault outside
- * every range, or an instruction the decoder refuses, prints one line naming
- * the address and the instruction bytes on stderr and re-raises SIGSEGV with
- * the action that was installed before (default: the process dies as it
- * would have). The range table is read lock-free by the handler, which may
+ * handler has replaced it since). It keeps errno. A fault outside every
+ * range, or an instruction the decoder refuses, goes to the handler that was
+ * installed before, called directly (vpci stays installed: a handler that
+ * recovers, e.g. by siglongjmp, leaves trapping on); when there was none,
+ * vpci prints one line naming the address and the instruction bytes on
+ * stderr and the process dies of SIGSEGV as it would have. A refusal is
+ * always printed. The range table is read lock-free by the handler, which may
  * run on any thread, including inside another range's callback's caller.
  */
 
