@@ -13,6 +13,8 @@
  * configuration errors present nothing.
  */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -21,7 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include <linux/vfio.h>
 
 #include <cmocka.h>
 
@@ -304,6 +310,33 @@ test_interrupt(void **state)
 	assert_int_equal(s1.irqs_raised, s0.irqs_raised);
 	assert_int_equal(s1.irqs_pending, s0.irqs_pending + 1);
 	assert_int_equal(irq_count, 2);
+
+	/* SET_IRQS with an fd that is not open: EBADF and nothing changes (still enabled) */
+	assert_int_equal(rte_intr_enable(h), 0);
+	{
+		union {
+			struct vfio_irq_set s;
+			uint8_t b[sizeof(struct vfio_irq_set) + sizeof(int32_t)];
+		} u;
+		int32_t bad = 9999;
+
+		memset(&u, 0, sizeof(u));
+		u.s.argsz = sizeof(u);
+		u.s.flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER;
+		u.s.index = VFIO_PCI_MSIX_IRQ_INDEX;
+		u.s.count = 1;
+		memcpy(u.s.data, &bad, sizeof(bad));
+		errno = 0;
+		assert_int_equal(ioctl(rte_intr_dev_fd_get(h), VFIO_DEVICE_SET_IRQS, &u), -1);
+		assert_int_equal(errno, EBADF);
+		/* a NULL argument: EFAULT, not a crash */
+		errno = 0;
+		assert_int_equal(ioctl(rte_intr_dev_fd_get(h), VFIO_DEVICE_GET_INFO, NULL), -1);
+		assert_int_equal(errno, EFAULT);
+	}
+	reg_write(R_IRQ, 0);
+	TEST_WAIT(irq_count == 3, TEST_WAIT_MS);
+	assert_int_equal(rte_intr_disable(h), 0);
 	assert_true(rte_intr_callback_unregister_sync(h, irq_cb, NULL) >= 0);
 }
 
@@ -364,6 +397,63 @@ test_replug(void **state)
 	assert_int_equal(rte_read64(bar0() + 0x1008), 0);
 }
 
+/*
+ * vpci's fds are known by identity, not number: one glibc closes behind our
+ * close() (fclose of an fopen'd container) is not ours once its number is
+ * reused; and an fd above 4096 (EAL holds one per hugepage segment) works.
+ */
+static void
+test_fd_identity(void **state)
+{
+	static int fillers[4200];
+	struct rlimit rl, high;
+	unsigned int n;
+	FILE *f;
+	int fd, other, spare, v;
+
+	(void)state;
+	f = fopen("/dev/vfio/vfio", "r");
+	assert_non_null(f);
+	fd = fileno(f);
+	assert_int_equal(ioctl(fd, VFIO_GET_API_VERSION), VFIO_API_VERSION);
+	fclose(f); /* glibc's close, not the interposed one */
+	other = open("/proc/self/stat", O_RDONLY);
+	assert_int_equal(other, fd); /* the lowest free number: the same */
+	errno = 0;
+	assert_int_equal(ioctl(other, VFIO_GET_API_VERSION), -1);
+	assert_int_equal(errno, ENOTTY);
+	close(other);
+
+	/* a container fd numbered past 4096: the numbers below taken */
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	if (rl.rlim_max < 5000)
+		skip(); /* the hard limit does not allow it: said by cmocka, not passed */
+	high = rl;
+	high.rlim_cur = 5000;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &high), 0);
+	for (n = 0; n < RTE_DIM(fillers); n++)
+		fillers[n] = -1;
+	for (n = 0; n < RTE_DIM(fillers); n++) {
+		fillers[n] = open("/dev/null", O_RDONLY);
+		assert_true(fillers[n] >= 0);
+	}
+	fd = open("/dev/vfio/vfio", O_RDWR);
+	assert_true(fd > 4096);
+	v = ioctl(fd, VFIO_CHECK_EXTENSION, VFIO_TYPE1_IOMMU);
+	/* a copy vpci did not hand out (dup: multi-process is not supported) is not ours */
+	spare = dup(fd);
+	assert_true(spare >= 0);
+	errno = 0;
+	assert_int_equal(ioctl(spare, VFIO_GET_API_VERSION), -1);
+	assert_int_equal(errno, ENOTTY);
+	close(spare);
+	close(fd);
+	for (n = 0; n < RTE_DIM(fillers); n++)
+		close(fillers[n]);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	assert_int_equal(v, 1);
+}
+
 static char runtime_dir[PATH_MAX];
 
 static int
@@ -415,6 +505,7 @@ main(void)
 		cmocka_unit_test(test_interrupt),
 		cmocka_unit_test(test_dma),
 		cmocka_unit_test(test_replug),
+		cmocka_unit_test(test_fd_identity),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -115,6 +115,11 @@ test_split(void **state)
 	nb_seen = 0;
 	assert_int_equal(vpci_conf_split("", collect, NULL), 0);
 	assert_int_equal(vpci_conf_split(" ; # x", collect, NULL), 0);
+	/* a comment runs to the end of its line, ';' in it or not */
+	assert_int_equal(vpci_conf_split("00:04.0,model=mem # was: 00:05.0,model=mem;"
+			"00:06.0,model=mem\n00:07.0,model=mem", collect, NULL), 2);
+	assert_string_equal(seen[0], "00:04.0,model=mem");
+	assert_string_equal(seen[1], "00:07.0,model=mem");
 }
 
 int

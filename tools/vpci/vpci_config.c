@@ -205,32 +205,41 @@ unsigned int
 vpci_conf_split(const char *text, void (*fn)(const char *entry, void *arg), void *arg)
 {
 	unsigned int n = 0;
-	const char *p = text;
+	const char *line = text;
 
-	while (*p != '\0') {
-		size_t len = strcspn(p, ";\n");
-		const char *hash = memchr(p, '#', len);
-		size_t used = hash != NULL ? (size_t)(hash - p) : len;
-		const char *s = p;
-		char *entry;
+	/* a line is cut at '#' first (a comment runs to the line's end), then split at ';' */
+	while (*line != '\0') {
+		size_t line_len = strcspn(line, "\n");
+		const char *hash = memchr(line, '#', line_len);
+		const char *p = line, *stop = hash != NULL ? hash : line + line_len;
 
-		/* trim spaces and tabs */
-		while (used > 0 && (*s == ' ' || *s == '\t' || *s == '\r')) {
-			s++;
-			used--;
+		while (p < stop) {
+			const char *semi = memchr(p, ';', (size_t)(stop - p));
+			size_t used = (size_t)((semi != NULL ? semi : stop) - p);
+			const char *s = p;
+			char *entry;
+
+			/* trim spaces and tabs */
+			while (used > 0 && (*s == ' ' || *s == '\t' || *s == '\r')) {
+				s++;
+				used--;
+			}
+			while (used > 0 && (s[used - 1] == ' ' || s[used - 1] == '\t' ||
+					s[used - 1] == '\r'))
+				used--;
+			if (used > 0) {
+				entry = strndup(s, used);
+				fn(entry != NULL ? entry : "", arg);
+				free(entry);
+				n++;
+			}
+			if (semi == NULL)
+				break;
+			p = semi + 1;
 		}
-		while (used > 0 && (s[used - 1] == ' ' || s[used - 1] == '\t' ||
-				s[used - 1] == '\r'))
-			used--;
-		if (used > 0) {
-			entry = strndup(s, used);
-			fn(entry != NULL ? entry : "", arg);
-			free(entry);
-			n++;
-		}
-		p += len;
-		if (*p != '\0')
-			p++;
+		line += line_len;
+		if (*line != '\0')
+			line++;
 	}
 	return n;
 }

@@ -34,33 +34,103 @@
 
 #include "vpci_priv.h"
 
-/* fds vpci hands out are below this (memfds: low numbers) */
-#define VPCI_FD_MAX 4096
+/*
+ * The fds vpci handed out (memfds: container, groups, devices), by number
+ * and by identity. A number is reused once closed, and glibc closes some
+ * without our close() (fclose of an fopen'd one, dup2 over one,
+ * close_range): an entry counts only while fstat() still finds the memfd
+ * it was made for, else it is dropped. Any fd number (EAL raises the limit
+ * and holds one per hugepage segment); at most VPCI_FDS at once.
+ */
+#define VPCI_FDS 256
 
-static _Atomic uint8_t fd_kind[VPCI_FD_MAX];
-static struct vpci_dev *fd_dev[VPCI_FD_MAX];
+static struct {
+	_Atomic int fd;		/* -1: free */
+	ino_t ino;
+	dev_t dev_no;
+	int kind;
+	struct vpci_dev *dev;
+} fds[VPCI_FDS] = { [0 ... VPCI_FDS - 1] = { .fd = -1 } };
+static pthread_mutex_t fds_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define REAL(name) \
 	static __typeof__(name) * real_ ## name; \
 	if (real_ ## name == NULL) \
 		real_ ## name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
 
+static int
+real_fstat(int fd, struct stat *st)
+{
+	REAL(fstat64);
+	return real_fstat64(fd, (struct stat64 *)st);
+}
+
 int
 vpci_fd_set(int fd, int kind, struct vpci_dev *dev)
 {
-	if (fd < 0 || fd >= VPCI_FD_MAX)
-		return -EMFILE;
-	fd_dev[fd] = dev;
-	atomic_store(&fd_kind[fd], kind);
-	return 0;
+	struct stat st;
+	int i, ret = -EMFILE;
+
+	if (fd < 0 || real_fstat(fd, &st) != 0)
+		return -EBADF;
+	pthread_mutex_lock(&fds_lock);
+	for (i = 0; i < VPCI_FDS; i++)
+		if (atomic_load(&fds[i].fd) == fd)
+			atomic_store(&fds[i].fd, -1); /* stale: closed behind our back */
+	for (i = 0; i < VPCI_FDS; i++) {
+		if (atomic_load(&fds[i].fd) != -1)
+			continue;
+		fds[i].ino = st.st_ino;
+		fds[i].dev_no = st.st_dev;
+		fds[i].kind = kind;
+		fds[i].dev = dev;
+		atomic_store_explicit(&fds[i].fd, fd, memory_order_release);
+		ret = 0;
+		break;
+	}
+	pthread_mutex_unlock(&fds_lock);
+	return ret;
+}
+
+/* The entry of @p fd if it is still the memfd vpci made (stale ones dropped), or -1. */
+static int
+fd_slot(int fd)
+{
+	struct stat st;
+	int i;
+
+	if (!vpci_active || fd < 0)
+		return -1;
+	for (i = 0; i < VPCI_FDS; i++) {
+		if (atomic_load_explicit(&fds[i].fd, memory_order_acquire) != fd)
+			continue;
+		if (real_fstat(fd, &st) == 0 && st.st_ino == fds[i].ino &&
+				st.st_dev == fds[i].dev_no)
+			return i;
+		pthread_mutex_lock(&fds_lock);
+		if (atomic_load(&fds[i].fd) == fd)
+			atomic_store(&fds[i].fd, -1);
+		pthread_mutex_unlock(&fds_lock);
+		return -1;
+	}
+	return -1;
 }
 
 static int
 fd_kind_of(int fd)
 {
-	if (!vpci_active || fd < 0 || fd >= VPCI_FD_MAX)
-		return VPCI_FD_NONE;
-	return atomic_load_explicit(&fd_kind[fd], memory_order_acquire);
+	int i = fd_slot(fd);
+
+	return i < 0 ? VPCI_FD_NONE : fds[i].kind;
+}
+
+/* The device whose vfio device fd @p fd is, or NULL. */
+static struct vpci_dev *
+device_of(int fd)
+{
+	int i = fd_slot(fd);
+
+	return i >= 0 && fds[i].kind == VPCI_FD_DEVICE ? fds[i].dev : NULL;
 }
 
 /* What vpci does with a path. */
@@ -163,7 +233,7 @@ open_ours(const char **path, int flags, char *buf)
 static int
 open_mode(int flags, va_list ap)
 {
-	return (flags & (O_CREAT | O_TMPFILE)) != 0 ? va_arg(ap, int) : 0;
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, int) : 0;
 }
 
 int
@@ -362,15 +432,27 @@ opendir(const char *path)
 VPCI_EXPORT int
 ioctl(int fd, unsigned long req, ...)
 {
+	struct vpci_dev *dev = NULL;
+	int ret, kind = VPCI_FD_NONE, i;
 	va_list ap;
 	void *arg;
-	int ret, kind;
 	REAL(ioctl);
 
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
-	kind = fd_kind_of(fd);
+	i = fd_slot(fd);
+	if (i >= 0) {
+		kind = fds[i].kind;
+		dev = fds[i].dev;
+	}
+	/* vfio's ioctls take a pointer but these: a NULL one is EFAULT, not a crash */
+	if (kind != VPCI_FD_NONE && arg == NULL && req != VFIO_GET_API_VERSION &&
+			req != VFIO_CHECK_EXTENSION && req != VFIO_SET_IOMMU &&
+			req != VFIO_DEVICE_RESET && req != VFIO_GROUP_UNSET_CONTAINER) {
+		errno = EFAULT;
+		return -1;
+	}
 	switch (kind) {
 	case VPCI_FD_CONTAINER:
 		ret = vpci_container_ioctl(fd, req, arg);
@@ -381,12 +463,12 @@ ioctl(int fd, unsigned long req, ...)
 			ret = -EBADF;
 			break;
 		}
-		ret = vpci_group_ioctl(fd, fd_dev[fd], req, arg);
+		ret = vpci_group_ioctl(fd, dev, req, arg);
 		if (ret >= 0 && req == VFIO_GROUP_GET_DEVICE_FD)
 			return ret;
 		break;
 	case VPCI_FD_DEVICE:
-		ret = vpci_device_ioctl(fd_dev[fd], req, arg);
+		ret = vpci_device_ioctl(dev, req, arg);
 		break;
 	default:
 		return real_ioctl(fd, req, arg);
@@ -408,12 +490,17 @@ vpci_real_close(int fd)
 VPCI_EXPORT int
 close(int fd)
 {
-	int kind = fd_kind_of(fd);
+	int i = fd_slot(fd), kind = VPCI_FD_NONE;
+	struct vpci_dev *dev = NULL;
 
-	if (kind != VPCI_FD_NONE) {
-		struct vpci_dev *dev = fd_dev[fd];
-
-		atomic_store(&fd_kind[fd], VPCI_FD_NONE);
+	if (i >= 0) {
+		pthread_mutex_lock(&fds_lock);
+		if (atomic_load(&fds[i].fd) == fd) {
+			kind = fds[i].kind;
+			dev = fds[i].dev;
+			atomic_store(&fds[i].fd, -1);
+		}
+		pthread_mutex_unlock(&fds_lock);
 		if (kind == VPCI_FD_DEVICE)
 			vpci_device_close(dev);
 	}
@@ -437,16 +524,22 @@ vpci_real_munmap(void *addr, size_t len)
 VPCI_EXPORT void *
 mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
 {
-	if (fd_kind_of(fd) == VPCI_FD_DEVICE)
-		return vpci_device_mmap(fd_dev[fd], addr, len, flags, off);
+	struct vpci_dev *dev;
+
+	dev = device_of(fd);
+	if (dev != NULL)
+		return vpci_device_mmap(dev, addr, len, flags, off);
 	return vpci_real_mmap(addr, len, prot, flags, fd, off);
 }
 
 VPCI_EXPORT void *
 mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	if (fd_kind_of(fd) == VPCI_FD_DEVICE)
-		return vpci_device_mmap(fd_dev[fd], addr, len, flags, off);
+	struct vpci_dev *dev;
+
+	dev = device_of(fd);
+	if (dev != NULL)
+		return vpci_device_mmap(dev, addr, len, flags, off);
 	return vpci_real_mmap(addr, len, prot, flags, fd, off);
 }
 
@@ -471,39 +564,47 @@ ret_errno(ssize_t ret)
 VPCI_EXPORT ssize_t
 pread64(int fd, void *buf, size_t n, off64_t off)
 {
+	struct vpci_dev *dev;
 	REAL(pread64);
 
-	if (fd_kind_of(fd) == VPCI_FD_DEVICE)
-		return ret_errno(vpci_device_pread(fd_dev[fd], buf, n, off));
+	dev = device_of(fd);
+	if (dev != NULL)
+		return ret_errno(vpci_device_pread(dev, buf, n, off));
 	return real_pread64(fd, buf, n, off);
 }
 
 VPCI_EXPORT ssize_t
 pread(int fd, void *buf, size_t n, off_t off)
 {
+	struct vpci_dev *dev;
 	REAL(pread);
 
-	if (fd_kind_of(fd) == VPCI_FD_DEVICE)
-		return ret_errno(vpci_device_pread(fd_dev[fd], buf, n, off));
+	dev = device_of(fd);
+	if (dev != NULL)
+		return ret_errno(vpci_device_pread(dev, buf, n, off));
 	return real_pread(fd, buf, n, off);
 }
 
 VPCI_EXPORT ssize_t
 pwrite64(int fd, const void *buf, size_t n, off64_t off)
 {
+	struct vpci_dev *dev;
 	REAL(pwrite64);
 
-	if (fd_kind_of(fd) == VPCI_FD_DEVICE)
-		return ret_errno(vpci_device_pwrite(fd_dev[fd], buf, n, off));
+	dev = device_of(fd);
+	if (dev != NULL)
+		return ret_errno(vpci_device_pwrite(dev, buf, n, off));
 	return real_pwrite64(fd, buf, n, off);
 }
 
 VPCI_EXPORT ssize_t
 pwrite(int fd, const void *buf, size_t n, off_t off)
 {
+	struct vpci_dev *dev;
 	REAL(pwrite);
 
-	if (fd_kind_of(fd) == VPCI_FD_DEVICE)
-		return ret_errno(vpci_device_pwrite(fd_dev[fd], buf, n, off));
+	dev = device_of(fd);
+	if (dev != NULL)
+		return ret_errno(vpci_device_pwrite(dev, buf, n, off));
 	return real_pwrite(fd, buf, n, off);
 }

@@ -131,7 +131,8 @@ void *vpci_dma(struct vpci_dev *dev, uint64_t iova, size_t len, bool write);
 /**
  * Raise MSI-X vector @p vector: a write to the eventfd EAL gave for it, or
  * the pending bit when the vector is masked or has no eventfd.
- * Async-signal-safe.
+ * Thread-safe, and safe from the trap handler (a BAR access's callback); not
+ * from an asynchronous signal handler (it takes the vectors' read lock).
  * @return 0, or -EINVAL for a vector the function does not have.
  */
 int vpci_irq_raise(struct vpci_dev *dev, unsigned int vector);

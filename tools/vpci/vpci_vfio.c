@@ -104,13 +104,17 @@ dma_map(struct vfio_iommu_type1_dma_map *m)
 static int
 dma_unmap(struct vfio_iommu_type1_dma_unmap *u)
 {
-	uint64_t end = u->iova + u->size, done = 0;
-	unsigned int i, first = nb_dmas, n = 0;
+	uint64_t end, done = 0;
+	unsigned int i, first, n = 0;
 	int ret = 0;
 
-	if (u->argsz < sizeof(*u) || end < u->iova)
+	if (u->argsz < sizeof(*u))
+		return -EINVAL;
+	end = u->iova + u->size;
+	if (end < u->iova)
 		return -EINVAL;
 	rte_rwlock_write_lock(&dma_lock);
+	first = nb_dmas;
 	for (i = 0; i < nb_dmas; i++) {
 		const struct dma_map *d = &dmas[i];
 
@@ -580,26 +584,32 @@ cfg_wmask(const struct vpci_dev *dev, unsigned int off)
 static ssize_t
 cfg_read(struct vpci_dev *dev, uint8_t *buf, size_t n, uint64_t off)
 {
+	void *model;
 	size_t i;
 
 	if (off >= cfg_size(dev))
 		return 0;
-	if (off + n > cfg_size(dev))
+	if (n > cfg_size(dev) - off)
 		n = cfg_size(dev) - off;
+	/*
+	 * The backend is called without dev->lock: it may free memory, and a
+	 * munmap comes back through vpci (the model lives until the device fd
+	 * closes, which a read on that fd cannot race with).
+	 */
 	pthread_mutex_lock(&dev->lock);
+	model = dev->model;
+	pthread_mutex_unlock(&dev->lock);
 	for (i = 0; i < n; i++) {
 		uint64_t o = off + i;
 
 		if (o < VPCI_CFG_SIZE) {
 			buf[i] = __atomic_load_n(&dev->cfg[o], __ATOMIC_ACQUIRE);
 		} else {
-			uint32_t w = dev->model != NULL ?
-				dev->ops->cfg_read(dev->model, o & ~3u) : 0;
+			uint32_t w = model != NULL ? dev->ops->cfg_read(model, o & ~3u) : 0;
 
 			buf[i] = w >> (8 * (o & 3));
 		}
 	}
-	pthread_mutex_unlock(&dev->lock);
 	return n;
 }
 
@@ -611,7 +621,7 @@ cfg_write(struct vpci_dev *dev, const uint8_t *buf, size_t n, uint64_t off)
 
 	if (off >= cfg_size(dev))
 		return 0;
-	if (off + n > cfg_size(dev))
+	if (n > cfg_size(dev) - off)
 		n = cfg_size(dev) - off;
 	pthread_mutex_lock(&dev->lock);
 	for (i = 0; i < n; i++) {
@@ -754,12 +764,25 @@ irq_info(struct vpci_dev *dev, struct vfio_irq_info *ii)
 	return 0;
 }
 
+/* Our own copy of an eventfd EAL gives (-1: none), or -EBADF. */
+static int
+dup_fd(int fd)
+{
+	int copy;
+
+	if (fd < 0)
+		return -1;
+	copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	return copy >= 0 ? copy : -EBADF;
+}
+
+/* Put @p copy (from dup_fd(), or -1) in @p slot, closing what was there. */
 static void
-set_fd(int *slot, int fd)
+set_fd(int *slot, int copy)
 {
 	int old = *slot;
 
-	*slot = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+	*slot = copy;
 	if (old >= 0)
 		vpci_real_close(old);
 }
@@ -779,9 +802,13 @@ set_irqs(struct vpci_dev *dev, struct vfio_irq_set *s)
 	if (s->index == VFIO_PCI_ERR_IRQ_INDEX || s->index == VFIO_PCI_REQ_IRQ_INDEX) {
 		if (s->start != 0 || s->count > 1 || action != VFIO_IRQ_SET_ACTION_TRIGGER)
 			return -EINVAL;
-		if (s->index == VFIO_PCI_REQ_IRQ_INDEX && type == VFIO_IRQ_SET_DATA_EVENTFD)
-			set_fd(&dev->req_fd, s->count == 1 ? ((int32_t *)s->data)[0] : -1);
-		else if (s->index == VFIO_PCI_REQ_IRQ_INDEX && s->count == 0)
+		if (s->index == VFIO_PCI_REQ_IRQ_INDEX && type == VFIO_IRQ_SET_DATA_EVENTFD) {
+			int copy = dup_fd(s->count == 1 ? ((int32_t *)s->data)[0] : -1);
+
+			if (copy == -EBADF)
+				return -EBADF;
+			set_fd(&dev->req_fd, copy);
+		} else if (s->index == VFIO_PCI_REQ_IRQ_INDEX && s->count == 0)
 			set_fd(&dev->req_fd, -1);
 		return 0;
 	}
@@ -804,11 +831,22 @@ set_irqs(struct vpci_dev *dev, struct vfio_irq_set *s)
 	}
 	if (type == VFIO_IRQ_SET_DATA_EVENTFD) {
 		const int32_t *fds = (const int32_t *)s->data;
+		int copies[VPCI_MAX_VECTORS];
 		bool any = false;
 
+		/* every fd checked (copied) before anything changes */
+		for (i = 0; i < s->count; i++) {
+			copies[i] = dup_fd(fds[i]);
+			if (copies[i] == -EBADF) {
+				while (i-- > 0)
+					if (copies[i] >= 0)
+						vpci_real_close(copies[i]);
+				return -EBADF;
+			}
+		}
 		rte_rwlock_write_lock(&dev->irq_lock);
 		for (i = 0; i < s->count; i++)
-			set_fd(&dev->irq_fd[s->start + i], fds[i]);
+			set_fd(&dev->irq_fd[s->start + i], copies[i]);
 		for (i = 0; i < n; i++)
 			any |= dev->irq_fd[i] >= 0;
 		if (any)
