@@ -21,6 +21,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -176,6 +177,25 @@ distinct_forms(void)
 	return n;
 }
 
+/* Forms the accessors must draw out of the compilers (SSE: movdqu or movups). */
+static const char *const required[] = {
+	"mov/1", "mov/2", "mov/4", "mov/8", "movzx/1", "movzx/2", "movsx/1", "movsx/2",
+	"movsxd/4", "add/4", "sub/4", "and/4", "or/4", "xor/4", "xchg/4", "16-byte SSE",
+};
+
+static bool
+form_seen(const char *form)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_enc; i++)
+		if (strcmp(enc[i].form, form) == 0 || (strcmp(form, "16-byte SSE") == 0 &&
+				(strcmp(enc[i].form, "movdqu/16") == 0 ||
+				 strcmp(enc[i].form, "movups/16") == 0)))
+			return true;
+	return false;
+}
+
 /* ---- the accessors, plain and trapped ---- */
 
 static const struct {
@@ -268,8 +288,12 @@ test_accessors_every_compiler_and_level(void **state)
 	       (unsigned long long)(s1.emulated - s0.emulated), (unsigned long long)d.reads,
 	       (unsigned long long)d.writes, n_enc, distinct_forms());
 	assert_int_equal(s1.refused, s0.refused);
-	/* every form class of the header appears among what compilers emitted */
+	/* the header's form classes the accessors are written to draw out were emitted */
 	assert_true(n_enc >= 100);
+	for (b = 0; b < sizeof(required) / sizeof(required[0]); b++)
+		if (!form_seen(required[b]))
+			fail_msg("no compiler emitted %s: the accessors no longer cover it",
+				 required[b]);
 	trap_free(&d, trap);
 	free(plain);
 }
@@ -421,9 +445,10 @@ test_foreign_and_refused_faults_kill(void **state)
 	/* a fault outside every range takes the action from before (default, or ASan's) */
 	status = in_child(touch_unmapped, other + 16, out, sizeof(out));
 	assert_died_of_segv(status, out);
+	/* with no handler before vpci's it says so itself; ASan's reports it instead */
 	snprintf(want, sizeof(want), "vpci: SIGSEGV at %p outside every trapped range",
 		 (void *)(other + 16));
-	if (strstr(out, want) == NULL || strstr(out, "bytes ") == NULL)
+	if (!UNDER_ASAN && (strstr(out, want) == NULL || strstr(out, "bytes ") == NULL))
 		fail_msg("stderr: %s", out);
 	/* an access in a range the decoder refuses: the bytes are named */
 	status = in_child(mul_trapped, trap + 64, out, sizeof(out));
