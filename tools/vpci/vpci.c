@@ -121,8 +121,11 @@ info_check(const struct vpci_dev_info *in)
 			continue;
 		if (!pow2(in->bars[i].size) || in->bars[i].size < 4096)
 			return "a BAR size is not a power of two >= 4096";
-		if (!in->bars[i].is_64 && in->bars[i].size > (1ULL << 31))
-			return "a 32-bit BAR larger than 2 GiB";
+		/* each BAR's made-up bus address is aligned to its size (a PCI rule) */
+		if (!in->bars[i].is_64 && in->bars[i].size > VPCI_BAR32_STRIDE / 8)
+			return "a 32-bit BAR larger than 8 MiB";
+		if (in->bars[i].is_64 && in->bars[i].size > VPCI_BAR_STRIDE / 8)
+			return "a 64-bit BAR larger than 1 GiB";
 		if (in->bars[i].is_64) {
 			if (i == VPCI_MAX_BARS - 1 || in->bars[i + 1].size != 0)
 				return "a 64-bit BAR without a free next index";
@@ -206,8 +209,10 @@ add_device(const char *entry, void *arg)
 	for (i = 0; i < VPCI_MAX_VECTORS; i++)
 		dev->irq_fd[i] = -1;
 	for (i = 0; i < VPCI_MAX_BARS; i++)
-		dev->bar_addr[i] = VPCI_BAR_BASE + dev->index * VPCI_BAR_STRIDE +
-			i * (VPCI_BAR_STRIDE / 8);
+		dev->bar_addr[i] = dev->info.bars[i].is_64 ?
+			VPCI_BAR_BASE + dev->index * VPCI_BAR_STRIDE + i * (VPCI_BAR_STRIDE / 8) :
+			VPCI_BAR32_BASE + dev->index * VPCI_BAR32_STRIDE +
+			i * (VPCI_BAR32_STRIDE / 8);
 	pthread_mutex_init(&dev->lock, NULL);
 	rte_rwlock_init(&dev->irq_lock);
 	vpci_cfg_init(dev);

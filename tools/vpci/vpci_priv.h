@@ -33,6 +33,9 @@
  */
 #define VPCI_BAR_BASE 0x3800000000ULL
 #define VPCI_BAR_STRIDE 0x200000000ULL
+/* 32-bit BARs sit below 4 GiB the same way, in 8 MiB slots. */
+#define VPCI_BAR32_BASE 0xc0000000ULL
+#define VPCI_BAR32_STRIDE 0x4000000ULL
 /* First IOMMU group number; device i gets VPCI_GROUP_BASE + i. */
 #define VPCI_GROUP_BASE 40
 #define VPCI_CFG_SIZE 256
