@@ -206,6 +206,7 @@ e4_pf_open(struct e4_pf *pf, const char *name, const struct e4_args *a, struct e
 	pf->dev.bar_ops = &e4m_bar_ops;
 	pf->dev.bar_ctx = e4m_pf_ctx(pf->model, a->pf);
 	pf->dev.fw = pf->fw;
+	pf->dev.load_fw_version = a->load_fw_version;
 	if (pf->dev.bar_ctx == NULL) {
 		ECORE_LOG(ERR, "%s: PF %u is not on the adapter", name, a->pf);
 		rc = -ENODEV;

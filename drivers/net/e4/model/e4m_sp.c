@@ -416,10 +416,17 @@ e4m_sp_pf_reset(struct e4m_dev *m, unsigned int pf)
 static int
 pf_start(struct e4m_dev *m, unsigned int pf, uint64_t data)
 {
+	const struct e4m_hsi_layout *hl = e4m_hsi_layout(e4m_mfw_pf_hsi(m, pf));
 	struct e4m_sp_pf *p = &m->sp->pfs[pf];
-	const struct pf_start_ramrod_data *d = e4m_dma(m, data, sizeof(*d));
+	const struct pf_start_ramrod_data *d;
 	uint16_t sb;
 
+	/* the data as the PF's HSI lays it out (a PF never loaded: 8.42.2's); the
+	 * fields read are at the same offsets in every served HSI */
+	if (hl == NULL)
+		hl = e4m_hsi_layout(E4M_HSI_8_42_2);
+	RTE_BUILD_BUG_ON(sizeof(*d) > 72);
+	d = e4m_dma(m, data, RTE_MAX(hl->pf_start_size, sizeof(*d)));
 	if (d == NULL)
 		return -EFAULT;
 	sb = OMNI_LE16(d->event_ring_sb_id);
