@@ -538,6 +538,32 @@ test_hsi_refusals(void **state)
 	e4m_destroy(m);
 }
 
+/* mac= and mfw_version= (what vpci's e4 backend is given) reach the MFW's image. */
+static void
+test_args_mac_and_mfw_version(void **state)
+{
+	static const uint8_t want[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x50 };
+	struct e4_args a;
+	struct e4_pf pf;
+	struct e4m_dev *m;
+
+	(void)state;
+	args_for(&a, "mac=02:11:22:33:44:50,mfw_version=0x08250700");
+	assert_memory_equal(a.model.base_mac, want, 6);
+	assert_int_equal(a.model.mfw_version, 0x08250700);
+	m = model_for(&a, "args");
+	open_pf(&pf, &a, m, 0, FW_MSG_CODE_DRV_LOAD_ENGINE);
+	assert_memory_equal(pf.dev.hwfns[0].hw_info.mac, want, 6);
+	assert_int_equal(pf.dev.hwfns[0].hw_info.mfw_rev, 0x08250700);
+	assert_int_equal(e4_pf_close(&pf, true), 0);
+	e4m_destroy(m);
+	assert_int_equal(e4_args_parse("mac=01:11:22:33:44:50", &a), -EINVAL);	/* multicast */
+	assert_int_equal(e4_args_parse("mac=02:11:22:33:44", &a), -EINVAL);
+	assert_int_equal(e4_args_parse("mac=02:11:22:33:44:5g", &a), -EINVAL);
+	assert_int_equal(e4_args_parse("mac=02:11:22:33:44:50:", &a), -EINVAL);
+	assert_int_equal(e4_args_parse("mfw_version=0", &a), -EINVAL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -560,6 +586,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_hsi_8_42_2_is_the_default),
 		cmocka_unit_test(test_hsi_layouts),
 		cmocka_unit_test(test_hsi_refusals),
+		cmocka_unit_test(test_args_mac_and_mfw_version),
 	};
 
 	test_case_filter(argc, argv);
