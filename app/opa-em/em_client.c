@@ -108,7 +108,7 @@ send_mad(struct em_client *c, uint32_t dlid, const uint8_t *mad, size_t mad_len)
 static void
 handle_trap(struct em_client *c, const struct opa16b_fm_info *info, const struct vema_hdr *h)
 {
-	struct em_trap trap = { .slid = info->f.slid, .tid = h->tid };
+	struct em_trap trap = { .slid = info->f.slid, .tid = h->mad.tid };
 	uint8_t mad[VEMA_MAD_SIZE];
 	struct vema_hdr r;
 
@@ -124,7 +124,7 @@ handle_trap(struct em_client *c, const struct opa16b_fm_info *info, const struct
 		memset(mad + VEMA_HDR_LEN + VEMA_NOTICE_LEN, 0, VEMA_TRAP_MAD_LEN -
 		       VEMA_HDR_LEN - VEMA_NOTICE_LEN);
 		vema_hdr_decode(mad, &r);
-		r.method = VEMA_METHOD_TRAP_REPRESS;
+		r.mad.method = VEMA_METHOD_TRAP_REPRESS;
 		vema_hdr_encode(mad, &r);
 		(void)send_mad(c, info->f.slid, mad, VEMA_TRAP_MAD_LEN);
 	}
@@ -160,14 +160,14 @@ rx_once(struct em_client *c, uint64_t tid, uint8_t *reply, uint16_t *status)
 			continue;
 		}
 		vema_hdr_decode(info.mad, &h);
-		if (h.mgmt_class != VEMA_MGMT_CLASS) {
+		if (h.mad.mgmt_class != VEMA_MGMT_CLASS) {
 			c->stats.ignored++;
-		} else if (h.method == VEMA_METHOD_TRAP && h.attr_id == VEMA_ATTR_NOTICE) {
+		} else if (h.mad.method == VEMA_METHOD_TRAP && h.mad.attr_id == VEMA_ATTR_NOTICE) {
 			handle_trap(c, &info, &h);
-		} else if (h.method == VEMA_METHOD_GET_RESP && h.tid == tid && !found) {
+		} else if (h.mad.method == VEMA_METHOD_GET_RESP && h.mad.tid == tid && !found) {
 			memset(reply, 0, VEMA_DATA_LEN);
 			memcpy(reply, info.mad + VEMA_HDR_LEN, info.mad_len - VEMA_HDR_LEN);
-			*status = h.status;
+			*status = h.mad.status;
 			c->stats.replies++;
 			found = 1;
 		} else {

@@ -421,6 +421,38 @@ path_mtu(uint16_t eth_mtu, uint32_t *bytes)
 	return code;
 }
 
+/*
+ * The path MTU agreed with an interop peer, which is not exchanged: --ib-mtu
+ * when the device's Ethernet MTU carries it; a larger one given on the command
+ * line is refused (the peer would use it and fail with no hint), a larger
+ * default is lowered and said. Without --ib-mtu in --perftest: the device's.
+ * Returns the MTU code, or -1 (said on stderr).
+ */
+int
+peer_path_mtu(uint16_t eth_mtu, uint32_t *bytes)
+{
+	uint8_t code = path_mtu(eth_mtu, bytes);
+
+	if (opt.ib_mtu == 0 || opt.ib_mtu == *bytes)
+		return code;
+	if (opt.ib_mtu > *bytes) {
+		if (opt.ib_mtu_set) {
+			fprintf(stderr, "vrdma-perf: --ib-mtu %u: the device's Ethernet MTU %u "
+				"carries a path MTU of %u at most\n", opt.ib_mtu, eth_mtu, *bytes);
+			return -1;
+		}
+		fprintf(stderr, "vrdma-perf: path MTU %u, not the default %u: the device's "
+			"Ethernet MTU is %u (the peer must use -m %u)\n", *bytes, opt.ib_mtu,
+			eth_mtu, *bytes);
+		return code;
+	}
+	while (*bytes > opt.ib_mtu) {
+		*bytes /= 2;
+		code--;
+	}
+	return code;
+}
+
 int
 rc_connect(struct side *s, const struct vperf_peer *peer, uint8_t mtu)
 {

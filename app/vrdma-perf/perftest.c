@@ -913,11 +913,10 @@ run(void)
 	uint8_t dev_mtu;
 	int mtu;
 
-	dev_mtu = path_mtu(me.mtu, &mtu_bytes);
-	while (opt.ib_mtu != 0 && mtu_bytes > opt.ib_mtu) {
-		mtu_bytes /= 2;
-		dev_mtu--;
-	}
+	mtu = peer_path_mtu(me.mtu, &mtu_bytes);
+	if (mtu < 0)
+		return -1;
+	dev_mtu = (uint8_t)mtu;
 	sock = client ? vnet_connect("perftest") : vnet_accept("perftest");
 	if (sock < 0)
 		return -1;

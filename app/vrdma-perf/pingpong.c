@@ -178,7 +178,7 @@ pingpong_run(void)
 	struct vperf_peer peer;
 	uint32_t mtu_bytes;
 	uint8_t mtu;
-	int c = -1, status = 1;
+	int c = -1, code, status = 1;
 
 	if (side_open(&srv, opt.sock[0], opt.gid) != 0)
 		goto out;
@@ -187,11 +187,12 @@ pingpong_run(void)
 		goto out;
 	srv.psn = (uint32_t)rte_rand() & 0xffffff;
 	/* the path MTU is agreed out of band: theirs is -m, 1024 by default */
-	mtu = path_mtu(srv.mtu, &mtu_bytes);
-	while (mtu_bytes > opt.ib_mtu) {
-		mtu_bytes /= 2;
-		mtu--;
+	code = peer_path_mtu(srv.mtu, &mtu_bytes);
+	if (code < 0) {
+		status = 2;
+		goto out;
 	}
+	mtu = (uint8_t)code;
 	if (opt.mode == PINGPONG_UD && opt.size > mtu_bytes) {
 		fprintf(stderr, "vrdma-perf: --size %u: a UD message fits one packet of the "
 			"path MTU, %u here\n", opt.size, mtu_bytes);

@@ -57,6 +57,7 @@ struct vperf_opt {
 	bool peer_mac_set;
 	unsigned int accept_secs;   /* wait this long for the peer to connect */
 	uint32_t ib_mtu;            /* path MTU in bytes (theirs: -m, default 1024) */
+	bool ib_mtu_set;            /* given on the command line */
 	/* interoperability mode (--perftest): the test, and the server a client connects to */
 	enum mode pt_test;          /* SEND_BW, ..., ATOMIC_BW, SEND_LAT, ..., ATOMIC_LAT */
 	uint32_t connect_ip;        /* client: the server's IPv4 address (host order); 0: server */
@@ -124,6 +125,7 @@ bool vperf_wc_ok(const struct vrdma_cq_req *wc, const char *dev);
 int rc_connect(struct side *s, const struct vperf_peer *p, uint8_t mtu);
 int ud_connect(struct side *s, const struct vperf_peer *p);
 uint8_t path_mtu(uint16_t eth_mtu, uint32_t *bytes);
+int peer_path_mtu(uint16_t eth_mtu, uint32_t *bytes);
 struct vrdma_sge side_sge(const struct side *s, uint32_t slot, uint32_t len);
 
 /* The pingpong examples' "LID:QPN:PSN:GID" message: 51 characters and the NUL. */

@@ -154,6 +154,7 @@ vperf_interop_opt(int c, const char *arg)
 			return -1;
 		}
 		opt.ib_mtu = (uint32_t)v;
+		opt.ib_mtu_set = true;
 		return 1;
 	default:
 		return 0;

@@ -870,12 +870,12 @@ int
 roce_cm_rx(struct roce_cm *cm, const struct roce_cm_addr *from, const void *buf, size_t len)
 {
 	const uint8_t *mad = buf;
-	struct roce_cm_hdr h;
+	struct omni_mad_hdr h;
 
 	cm->st.rx_mads++;
 	if (len != ROCE_CM_MAD_LEN)
 		return drop(&cm->st.rx_bad_length, -EINVAL);
-	roce_cm_hdr_decode(mad, &h);
+	omni_mad_hdr_decode(mad, &h);
 	/* the agent Linux's CM registers: this class and version, Send only */
 	if (h.base_version != ROCE_CM_BASE_VERSION || h.mgmt_class != ROCE_CM_MGMT_CLASS ||
 	    h.class_version != ROCE_CM_CLASS_VERSION || h.method != ROCE_CM_METHOD_SEND ||

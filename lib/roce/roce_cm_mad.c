@@ -16,38 +16,9 @@
 #define H ROCE_CM_HDR_LEN
 
 void
-roce_cm_hdr_encode(uint8_t *mad, const struct roce_cm_hdr *h)
-{
-	mad[0] = h->base_version;
-	mad[1] = h->mgmt_class;
-	mad[2] = h->class_version;
-	mad[3] = h->method;
-	omni_put_be16(mad + 4, h->status);
-	omni_put_be16(mad + 6, h->class_specific);
-	omni_put_be64(mad + 8, h->tid);
-	omni_put_be16(mad + 16, h->attr_id);
-	omni_put_be16(mad + 18, 0);
-	omni_put_be32(mad + 20, h->attr_mod);
-}
-
-void
-roce_cm_hdr_decode(const uint8_t *mad, struct roce_cm_hdr *h)
-{
-	h->base_version = mad[0];
-	h->mgmt_class = mad[1];
-	h->class_version = mad[2];
-	h->method = mad[3];
-	h->status = omni_get_be16(mad + 4);
-	h->class_specific = omni_get_be16(mad + 6);
-	h->tid = omni_get_be64(mad + 8);
-	h->attr_id = omni_get_be16(mad + 16);
-	h->attr_mod = omni_get_be32(mad + 20);
-}
-
-void
 roce_cm_hdr_init(uint8_t *mad, uint16_t attr_id, uint64_t tid)
 {
-	struct roce_cm_hdr h = {
+	struct omni_mad_hdr h = {
 		.base_version = ROCE_CM_BASE_VERSION,
 		.mgmt_class = ROCE_CM_MGMT_CLASS,
 		.class_version = ROCE_CM_CLASS_VERSION,
@@ -57,7 +28,7 @@ roce_cm_hdr_init(uint8_t *mad, uint16_t attr_id, uint64_t tid)
 	};
 
 	memset(mad, 0, ROCE_CM_MAD_LEN);
-	roce_cm_hdr_encode(mad, &h);
+	omni_mad_hdr_encode(mad, &h);
 }
 
 /* A 24-bit field in the top of a 32-bit word, its low byte kept. */

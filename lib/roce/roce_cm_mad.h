@@ -8,10 +8,11 @@
 /**
  * @file
  * The IB communication manager's MADs as RoCE v2 carries them on the GSI QP
- * (QP1): the 24-byte common MAD header and the REQ, MRA, REJ, REP, RTU, DREQ
- * and DREP messages, encoded and decoded field by field at their wire offsets
- * (all big-endian), plus the RDMA CM's IP service IDs and the private-data
- * header it puts in front of a REQ's private data. Plain C over bytes.
+ * (QP1): the REQ, MRA, REJ, REP, RTU, DREQ and DREP messages behind the
+ * 24-byte common MAD header (lib/common/omni_mad.h), encoded and decoded field
+ * by field at their wire offsets (all big-endian), plus the RDMA CM's IP
+ * service IDs and the private-data header it puts in front of a REQ's private
+ * data. Plain C over bytes.
  *
  * Sources of the layout (facts, no code taken):
  * - IBA vol. 1 ch. 12 (Communication Management), tables 106-113; Linux
@@ -38,12 +39,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "omni_mad.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define ROCE_CM_MAD_LEN 256      /**< every GSI MAD */
-#define ROCE_CM_HDR_LEN 24       /**< common MAD header */
+#define ROCE_CM_HDR_LEN OMNI_MAD_HDR_LEN /**< common MAD header (omni_mad.h) */
 #define ROCE_CM_BASE_VERSION 1   /**< IB_MGMT_BASE_VERSION */
 #define ROCE_CM_MGMT_CLASS 0x07  /**< IB_MGMT_CLASS_CM */
 #define ROCE_CM_CLASS_VERSION 2  /**< IB_CM_CLASS_VERSION */
@@ -131,23 +134,6 @@ enum roce_cm_transport {
 /** LID field value of a routed (RoCE v2) path: cm.c writes 0xFFFF when hop limit > 1. */
 #define ROCE_CM_LID_PERMISSIVE 0xFFFF
 
-/**
- * The common MAD header, offsets 0-23: base version (0), class (1), class
- * version (2), method (3), status (4-5), class specific (6-7), transaction
- * ID (8-15), attribute ID (16-17), reserved (18-19), attribute modifier
- * (20-23).
- */
-struct roce_cm_hdr {
-	uint8_t base_version;    /**< 0: 1 */
-	uint8_t mgmt_class;      /**< 1: 0x07 */
-	uint8_t class_version;   /**< 2: 2 */
-	uint8_t method;          /**< 3: 0x03 Send */
-	uint16_t status;         /**< 4: 0 */
-	uint16_t class_specific; /**< 6: 0 */
-	uint64_t tid;            /**< 8: transaction ID */
-	uint16_t attr_id;        /**< 16: enum roce_cm_attr */
-	uint32_t attr_mod;       /**< 20: attribute modifier (0; Linux's ECE uses it) */
-};
 
 /** A REQ path (primary at 76-139, alternate at 120-163 of the MAD). */
 struct roce_cm_path {
@@ -250,18 +236,6 @@ struct roce_cm_dreq {
 /** DREP has the RTU's layout. */
 #define roce_cm_drep roce_cm_rtu
 
-/**
- * Encode a header; the rest of the MAD is left alone.
- * @param mad  The MAD (24 bytes written).
- * @param h    The header.
- */
-void roce_cm_hdr_encode(uint8_t *mad, const struct roce_cm_hdr *h);
-/**
- * Decode a header.
- * @param mad  The MAD (24 bytes read).
- * @param h    Out: the header.
- */
-void roce_cm_hdr_decode(const uint8_t *mad, struct roce_cm_hdr *h);
 /**
  * Fill a MAD with zeros and a CM header: base version 1, class 0x07, class
  * version 2, method Send, status 0.

@@ -148,9 +148,9 @@ attr_cpi(struct vema_agent *a, const struct vema_hdr *h, const uint8_t *data, si
 {
 	struct vema_class_port_info cpi;
 
-	if (h->attr_mod != 0)
+	if (h->mad.attr_mod != 0)
 		return VEMA_STATUS_INVALID;
-	if (h->method == VEMA_METHOD_SET) {
+	if (h->mad.method == VEMA_METHOD_SET) {
 		if (dlen < VEMA_CPI_LEN)
 			return VEMA_STATUS_INVALID;
 		vema_cpi_decode(data, &cpi);
@@ -192,7 +192,7 @@ attr_vport_info(struct vema_agent *a, const struct vema_hdr *h, uint8_t idx,
 	bool created = false;
 	int rc;
 
-	if (h->method == VEMA_METHOD_SET) {
+	if (h->mad.method == VEMA_METHOD_SET) {
 		if (dlen < VEMA_VESWPORT_INFO_LEN)
 			return VEMA_STATUS_INVALID;
 		vema_veswport_info_decode(data, &vesw, &port);
@@ -238,7 +238,7 @@ attr_mac_entries(struct vema_agent *a, const struct vema_hdr *h, struct vnic_vpo
 	if (th.num_entries > VEMA_MAC_ENTRIES_MAX ||
 	    (unsigned int)th.offset + th.num_entries > VNIC_MAC_TBL_MAX)
 		return VEMA_STATUS_INVALID;
-	if (h->method == VEMA_METHOD_SET) {
+	if (h->mad.method == VEMA_METHOD_SET) {
 		if (dlen < VEMA_MAC_TBL_HDR_LEN + (size_t)th.num_entries * VEMA_MAC_ENTRY_LEN)
 			return VEMA_STATUS_INVALID;
 		for (i = 0; i < th.num_entries; i++)
@@ -337,21 +337,21 @@ static uint16_t
 dispatch(struct vema_agent *a, const struct vema_hdr *h, const uint8_t *data, size_t dlen,
 	 uint8_t *out)
 {
-	uint8_t idx = h->attr_mod & VEMA_ATTR_MOD_VPORT_MASK;
+	uint8_t idx = h->mad.attr_mod & VEMA_ATTR_MOD_VPORT_MASK;
 	struct vnic_vport *vp;
 
-	if (!method_allowed(h->attr_id, h->method))
+	if (!method_allowed(h->mad.attr_id, h->mad.method))
 		return VEMA_STATUS_UNSUPPORTED;
-	if (h->attr_id == VEMA_ATTR_CLASS_PORT_INFO)
+	if (h->mad.attr_id == VEMA_ATTR_CLASS_PORT_INFO)
 		return attr_cpi(a, h, data, dlen, out);
-	if (h->attr_mod & ~VEMA_ATTR_MOD_VPORT_MASK)
+	if (h->mad.attr_mod & ~VEMA_ATTR_MOD_VPORT_MASK)
 		return VEMA_STATUS_INVALID;
-	if (h->attr_id == VEMA_ATTR_VESWPORT_INFO)
+	if (h->mad.attr_id == VEMA_ATTR_VESWPORT_INFO)
 		return attr_vport_info(a, h, idx, data, dlen, out);
 	vp = a->vports[idx];
 	if (vp == NULL)
 		return VEMA_STATUS_INVALID;
-	switch (h->attr_id) {
+	switch (h->mad.attr_id) {
 	case VEMA_ATTR_MAC_ENTRIES:
 		return attr_mac_entries(a, h, vp, data, dlen, out);
 	case VEMA_ATTR_IFACE_UCAST_MACS:
@@ -364,7 +364,7 @@ dispatch(struct vema_agent *a, const struct vema_hdr *h, const uint8_t *data, si
 		vport_info_get(a, idx, out); /* as Linux: the resulting VESWPORT_INFO */
 		return VEMA_STATUS_OK;
 	default: /* the counters */
-		return attr_counters(vp, h->attr_id, out);
+		return attr_counters(vp, h->mad.attr_id, out);
 	}
 }
 
@@ -381,27 +381,27 @@ process_mad(struct vema_agent *a, const uint8_t *mad, size_t len)
 	uint16_t status;
 
 	vema_hdr_decode(mad, &h);
-	if (h.base_version != VEMA_BASE_VERSION)
+	if (h.mad.base_version != VEMA_BASE_VERSION)
 		return -1 - VEMA_DROP_BASE_VERSION;
-	if ((h.method & VEMA_METHOD_RESP) || h.method == VEMA_METHOD_TRAP_REPRESS)
+	if ((h.mad.method & VEMA_METHOD_RESP) || h.mad.method == VEMA_METHOD_TRAP_REPRESS)
 		return -1 - VEMA_DROP_RESPONSE;
-	if (h.method != VEMA_METHOD_GET && h.method != VEMA_METHOD_SET &&
-	    h.mgmt_class != VEMA_MGMT_CLASS)
+	if (h.mad.method != VEMA_METHOD_GET && h.mad.method != VEMA_METHOD_SET &&
+	    h.mad.mgmt_class != VEMA_MGMT_CLASS)
 		return -1 - VEMA_DROP_METHOD;
 	if (h.rmpp_rtime_flags & 0x1)
 		return -1 - VEMA_DROP_RMPP;
 
 	memcpy(a->mad, mad, VEMA_HDR_LEN);
 	memset(a->mad + VEMA_HDR_LEN, 0, VEMA_DATA_LEN);
-	if (h.mgmt_class != VEMA_MGMT_CLASS || h.oui != VEMA_OUI)
+	if (h.mad.mgmt_class != VEMA_MGMT_CLASS || h.oui != VEMA_OUI)
 		status = VEMA_STATUS_UNSUPPORTED; /* no agent for that class/OUI here */
-	else if (h.class_version != VEMA_CLASS_VERSION)
+	else if (h.mad.class_version != VEMA_CLASS_VERSION)
 		status = VEMA_STATUS_BAD_VERSION;
-	else if (h.method != VEMA_METHOD_GET && h.method != VEMA_METHOD_SET)
+	else if (h.mad.method != VEMA_METHOD_GET && h.mad.method != VEMA_METHOD_SET)
 		status = VEMA_STATUS_UNSUPPORTED;
-	else if (h.status != 0 || h.class_specific != 0 || h.resv != 0 || h.reserved != 0 ||
-		 h.rmpp_type != 0 || h.rmpp_rtime_flags != 0 || h.rmpp_status != 0 ||
-		 h.seg_num != 0 || h.paylen_newwin != 0)
+	else if (h.mad.status != 0 || h.mad.class_specific != 0 || h.mad.resv != 0 ||
+		 h.reserved != 0 || h.rmpp_type != 0 || h.rmpp_rtime_flags != 0 ||
+		 h.rmpp_status != 0 || h.seg_num != 0 || h.paylen_newwin != 0)
 		status = VEMA_STATUS_INVALID; /* reserved fields of a request must be 0 */
 	else
 		status = dispatch(a, &h, data, dlen, a->mad + VEMA_HDR_LEN);

@@ -14,16 +14,7 @@
 void
 vema_hdr_encode(uint8_t *m, const struct vema_hdr *h)
 {
-	m[0] = h->base_version;
-	m[1] = h->mgmt_class;
-	m[2] = h->class_version;
-	m[3] = h->method;
-	omni_put_be16(m + 4, h->status);
-	omni_put_be16(m + 6, h->class_specific);
-	omni_put_be64(m + 8, h->tid);
-	omni_put_be16(m + 16, h->attr_id);
-	omni_put_be16(m + 18, h->resv);
-	omni_put_be32(m + 20, h->attr_mod);
+	omni_mad_hdr_encode(m, &h->mad);
 	m[24] = h->rmpp_version;
 	m[25] = h->rmpp_type;
 	m[26] = h->rmpp_rtime_flags;
@@ -37,16 +28,7 @@ vema_hdr_encode(uint8_t *m, const struct vema_hdr *h)
 void
 vema_hdr_decode(const uint8_t *m, struct vema_hdr *h)
 {
-	h->base_version = m[0];
-	h->mgmt_class = m[1];
-	h->class_version = m[2];
-	h->method = m[3];
-	h->status = omni_get_be16(m + 4);
-	h->class_specific = omni_get_be16(m + 6);
-	h->tid = omni_get_be64(m + 8);
-	h->attr_id = omni_get_be16(m + 16);
-	h->resv = omni_get_be16(m + 18);
-	h->attr_mod = omni_get_be32(m + 20);
+	omni_mad_hdr_decode(m, &h->mad);
 	h->rmpp_version = m[24];
 	h->rmpp_type = m[25];
 	h->rmpp_rtime_flags = m[26];
@@ -62,13 +44,13 @@ vema_hdr_request(struct vema_hdr *h, uint8_t method, uint16_t attr_id, uint32_t 
 		 uint64_t tid)
 {
 	memset(h, 0, sizeof(*h));
-	h->base_version = VEMA_BASE_VERSION;
-	h->mgmt_class = VEMA_MGMT_CLASS;
-	h->class_version = VEMA_CLASS_VERSION;
-	h->method = method;
-	h->tid = tid;
-	h->attr_id = attr_id;
-	h->attr_mod = attr_mod;
+	h->mad.base_version = VEMA_BASE_VERSION;
+	h->mad.mgmt_class = VEMA_MGMT_CLASS;
+	h->mad.class_version = VEMA_CLASS_VERSION;
+	h->mad.method = method;
+	h->mad.tid = tid;
+	h->mad.attr_id = attr_id;
+	h->mad.attr_mod = attr_mod;
 	h->oui = VEMA_OUI;
 }
 

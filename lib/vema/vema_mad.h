@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "omni_mad.h"
 #include "vnic.h"
 #include "vnic_stats.h"
 
@@ -95,18 +96,11 @@ enum vema_trap_opcode {
 	VEMA_TRAP_LINK_STATUS_CHANGE = 3, /**< eth_link_status changed */
 };
 
-/** The 40-byte vendor MAD header. */
+/** The 40-byte vendor MAD header: the common header, RMPP, OUI. */
 struct vema_hdr {
-	uint8_t base_version;     /**< 0x80 */
-	uint8_t mgmt_class;       /**< 0x34 */
-	uint8_t class_version;    /**< 0x80 */
-	uint8_t method;           /**< enum vema_method */
-	uint16_t status;          /**< enum vema_status */
-	uint16_t class_specific;  /**< reserved */
-	uint64_t tid;             /**< transaction id */
-	uint16_t attr_id;         /**< enum vema_attr */
-	uint16_t resv;            /**< reserved */
-	uint32_t attr_mod;        /**< attribute modifier */
+	struct omni_mad_hdr mad;  /**< 0-23: base version 0x80, class 0x34, class version
+				   *   0x80, enum vema_method, enum vema_status, ...
+				   */
 	uint8_t rmpp_version;     /**< RMPP version */
 	uint8_t rmpp_type;        /**< RMPP type */
 	uint8_t rmpp_rtime_flags; /**< RMPP resp time and flags (bit 0 = active) */

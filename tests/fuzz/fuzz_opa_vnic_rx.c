@@ -174,8 +174,8 @@ drain_out(uint64_t want_tid)
 			if (p != NULL && opa16b_fm_parse(p, m->pkt_len, &fi) == OPA16B_FM_OK &&
 			    fi.mad_len >= VEMA_HDR_LEN) {
 				vema_hdr_decode(fi.mad, &h);
-				if (h.tid == want_tid && h.method == VEMA_METHOD_GET_RESP)
-					status = h.status;
+				if (h.mad.tid == want_tid && h.mad.method == VEMA_METHOD_GET_RESP)
+					status = h.mad.status;
 			}
 			rte_pktmbuf_free(m);
 		}

@@ -86,9 +86,9 @@ static int
 f_send(void *ctx, const struct roce_cm_addr *to, const uint8_t *mad)
 {
 	struct side *s = ctx;
-	struct roce_cm_hdr h;
+	struct omni_mad_hdr h;
 
-	roce_cm_hdr_decode(mad, &h);
+	omni_mad_hdr_decode(mad, &h);
 	check(h.base_version == 1 && h.mgmt_class == 7 && h.class_version == 2 &&
 	      h.method == 3 && h.status == 0 && h.attr_id >= ROCE_CM_ATTR_REQ &&
 	      h.attr_id <= ROCE_CM_ATTR_DREP);
@@ -275,9 +275,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(mad, data + off, len);
 		off += len;
 		if (mode >= 1) {
-			struct roce_cm_hdr h;
+			struct omni_mad_hdr h;
 
-			roce_cm_hdr_decode(mad, &h);
+			omni_mad_hdr_decode(mad, &h);
 			h.base_version = 1;
 			h.mgmt_class = 7;
 			h.class_version = 2;
@@ -285,7 +285,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			h.status = 0;
 			if (mode == 3)
 				h.attr_id = attrs[(ctl >> 2) & 7];
-			roce_cm_hdr_encode(mad, &h);
+			omni_mad_hdr_encode(mad, &h);
 		}
 		if (mode >= 2 && to->nknown > 0) {
 			struct roce_cm_conn *c = to->known[mad[24] % to->nknown];

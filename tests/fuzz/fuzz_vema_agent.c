@@ -211,9 +211,9 @@ make_packet(uint8_t sel, const uint8_t *data, size_t len, uint8_t *pkt)
 			len = VEMA_HDR_LEN;
 		vema_hdr_decode(mad, &h);
 		if (sel & 0x8)
-			h.attr_id = attrs[(h.attr_id & 0xFF) % (sizeof(attrs) / sizeof(attrs[0]))];
+			h.mad.attr_id = attrs[(h.mad.attr_id & 0xFF) % RTE_DIM(attrs)];
 		vema_hdr_request(&h, (sel & 3) == 2 ? VEMA_METHOD_GET : VEMA_METHOD_SET,
-				 h.attr_id, h.attr_mod, h.tid);
+				 h.mad.attr_id, h.mad.attr_mod, h.mad.tid);
 		vema_hdr_encode(mad, &h);
 	}
 	if (sel & 0x4)
@@ -231,18 +231,18 @@ make_packet(uint8_t sel, const uint8_t *data, size_t len, uint8_t *pkt)
 static bool
 allowed(const struct vema_hdr *h)
 {
-	switch (h->attr_id) {
+	switch (h->mad.attr_id) {
 	case VEMA_ATTR_CLASS_PORT_INFO:
 	case VEMA_ATTR_VESWPORT_INFO:
 	case VEMA_ATTR_MAC_ENTRIES:
-		return h->method == VEMA_METHOD_GET || h->method == VEMA_METHOD_SET;
+		return h->mad.method == VEMA_METHOD_GET || h->mad.method == VEMA_METHOD_SET;
 	case VEMA_ATTR_IFACE_UCAST_MACS:
 	case VEMA_ATTR_IFACE_MCAST_MACS:
 	case VEMA_ATTR_SUMMARY_COUNTERS:
 	case VEMA_ATTR_ERROR_COUNTERS:
-		return h->method == VEMA_METHOD_GET;
+		return h->mad.method == VEMA_METHOD_GET;
 	case VEMA_ATTR_DELETE_VESW:
-		return h->method == VEMA_METHOD_SET;
+		return h->mad.method == VEMA_METHOD_SET;
 	default:
 		return false;
 	}
@@ -282,16 +282,16 @@ check_reply(const uint8_t *pkt, size_t len, const uint8_t *reply, size_t rlen)
 	}
 	/* success: a valid request of an allowed attribute and method */
 	vema_hdr_decode(req.mad, &h);
-	if (h.mgmt_class != VEMA_MGMT_CLASS || h.class_version != VEMA_CLASS_VERSION ||
-	    h.oui != VEMA_OUI || h.status != 0 || h.class_specific != 0 || h.resv != 0 ||
+	if (h.mad.mgmt_class != VEMA_MGMT_CLASS || h.mad.class_version != VEMA_CLASS_VERSION ||
+	    h.oui != VEMA_OUI || h.mad.status != 0 || h.mad.class_specific != 0 || h.mad.resv != 0 ||
 	    h.rmpp_type != 0 || h.rmpp_rtime_flags != 0 || h.rmpp_status != 0 ||
 	    h.seg_num != 0 || h.paylen_newwin != 0 || h.reserved != 0 ||
-	    (h.attr_mod & ~VEMA_ATTR_MOD_VPORT_MASK) != 0 || !allowed(&h))
+	    (h.mad.attr_mod & ~VEMA_ATTR_MOD_VPORT_MASK) != 0 || !allowed(&h))
 		abort();
-	if (h.attr_id == VEMA_ATTR_CLASS_PORT_INFO && h.attr_mod != 0)
+	if (h.mad.attr_id == VEMA_ATTR_CLASS_PORT_INFO && h.mad.attr_mod != 0)
 		abort();
-	if (h.method == VEMA_METHOD_SET && h.attr_id == VEMA_ATTR_VESWPORT_INFO &&
-	    vema_agent_vport(agent, (uint8_t)h.attr_mod) == NULL)
+	if (h.mad.method == VEMA_METHOD_SET && h.mad.attr_id == VEMA_ATTR_VESWPORT_INFO &&
+	    vema_agent_vport(agent, (uint8_t)h.mad.attr_mod) == NULL)
 		abort();
 }
 

@@ -380,11 +380,11 @@ em_reply_take(struct vtopo *t, uint64_t tid, int *status, uint8_t *reply_data)
 		if (p != NULL && r->pkt_len <= sizeof(pkt) &&
 		    opa16b_fm_parse(p, r->pkt_len, &info) == OPA16B_FM_OK) {
 			vema_hdr_decode(info.mad, &h);
-			if (h.tid == tid && h.method == VEMA_METHOD_GET_RESP) {
+			if (h.mad.tid == tid && h.mad.method == VEMA_METHOD_GET_RESP) {
 				if (reply_data != NULL)
 					memcpy(reply_data, info.mad + VEMA_HDR_LEN, VEMA_DATA_LEN);
 				rte_pktmbuf_free(r);
-				*status = h.status;
+				*status = h.mad.status;
 				return true;
 			}
 		}
@@ -950,7 +950,8 @@ peer_take_trap(struct vtopo *t, uint8_t opcode, uint8_t idx, struct vema_trap *t
 		if (p != NULL && opa16b_fm_parse(p, r->pkt_len, fi) == OPA16B_FM_OK &&
 		    fi->mad_len >= VEMA_HDR_LEN + VEMA_NOTICE_LEN) {
 			vema_hdr_decode(fi->mad, h);
-			found = h->method == VEMA_METHOD_TRAP && h->attr_id == VEMA_ATTR_NOTICE &&
+			found = h->mad.method == VEMA_METHOD_TRAP &&
+				h->mad.attr_id == VEMA_ATTR_NOTICE &&
 				vema_notice_decode(fi->mad + VEMA_HDR_LEN, tr) == 0 &&
 				tr->opcode == opcode && tr->vport_index == idx;
 		}

@@ -643,9 +643,9 @@ test_trap_on_mac_change_reaches_em(void **state)
 	em_set_trap_lid(&t, B_LID);
 	assert_int_equal(rte_eth_dev_mac_addr_add(t.vp[0], &add, 0), 0);
 	assert_true(peer_recv_trap(&t, VEMA_TRAP_UCAST_MAC_CHANGE, 0, &tr, &h, &fi, VT_WAIT_MS));
-	assert_int_equal(h.base_version, VEMA_BASE_VERSION);
-	assert_int_equal(h.mgmt_class, VEMA_MGMT_CLASS);
-	assert_int_equal(h.class_version, VEMA_CLASS_VERSION);
+	assert_int_equal(h.mad.base_version, VEMA_BASE_VERSION);
+	assert_int_equal(h.mad.mgmt_class, VEMA_MGMT_CLASS);
+	assert_int_equal(h.mad.class_version, VEMA_CLASS_VERSION);
 	assert_int_equal(h.oui, VEMA_OUI);
 	assert_int_equal(fi.f.dlid, B_LID);
 	assert_int_equal(fi.f.slid, A_LID);

@@ -25,7 +25,8 @@
 #     and never does with no ACK timeout (--qp-timeout 0);
 #
 # then every backend stops on SIGINT with every mbuf back, and bad
-# vrdma-perf command lines exit 2 saying why.
+# vrdma-perf command lines exit 2 saying why, and so does an --ib-mtu the
+# device's Ethernet MTU cannot carry.
 #
 # Usage: test_vrdma_roce.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
@@ -255,6 +256,12 @@ if wait_log "$work/pp.log" 'waiting for a client' 30; then
 else
 	fail "vrdma-perf --pingpong waits for a client" "$(tail -5 "$work/pp.log")"
 fi
+# --- 6. a path MTU the device cannot carry is refused, not lowered behind the peer's back
+expect_exit "vrdma-perf --pingpong --ib-mtu 4096 on an Ethernet MTU of 1500: exit 2, says why" 2 \
+	"--ib-mtu 4096: the device's Ethernet MTU 1500 carries a path MTU of 1024 at most" \
+	timeout 60 "$perf" -l 0 "${eal[@]}" -m 128 --file-prefix "$prefix-ppm" -- \
+	-a "$work/pp.sock" --pingpong rc --listen $((20000 + $$ % 20000)) --gid-ip 10.0.0.9 \
+	--peer-mac 02:00:00:00:00:09 --ib-mtu 4096
 stop "$pid_pp" 30
 expect_eq "backend pp exits 0 on SIGINT" 0 $?
 finish

@@ -39,7 +39,7 @@ test_hdr_bytes(void **state)
 		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
 		0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	};
-	struct roce_cm_hdr h;
+	struct omni_mad_hdr h;
 	unsigned int i;
 
 	(void)state;
@@ -48,7 +48,7 @@ test_hdr_bytes(void **state)
 	assert_memory_equal(mad, want, sizeof(want));
 	for (i = 24; i < ROCE_CM_MAD_LEN; i++)
 		assert_int_equal(mad[i], 0);
-	roce_cm_hdr_decode(mad, &h);
+	omni_mad_hdr_decode(mad, &h);
 	assert_int_equal(h.base_version, 1);
 	assert_int_equal(h.mgmt_class, 7);
 	assert_int_equal(h.class_version, 2);
@@ -503,9 +503,9 @@ pump(struct side *from, struct side *to)
 static uint16_t
 out_attr(const struct side *s, unsigned int i)
 {
-	struct roce_cm_hdr h;
+	struct omni_mad_hdr h;
 
-	roce_cm_hdr_decode(s->out[i].mad, &h);
+	omni_mad_hdr_decode(s->out[i].mad, &h);
 	return h.attr_id;
 }
 
@@ -682,18 +682,18 @@ test_no_listener_rej(void **state)
 	struct roce_cm_stats sb;
 	struct roce_cm_req req;
 	struct roce_cm_rej rej;
-	struct roce_cm_hdr hq, hj;
+	struct omni_mad_hdr hq, hj;
 
 	(void)state;
 	p.service_id = roce_cm_ip_service_id(ROCE_CM_PS_TCP, 9999);
 	assert_int_equal(roce_cm_connect(A.cm, &p, &A.conn), 0);
 	roce_cm_req_decode(A.out[0].mad, &req);
-	roce_cm_hdr_decode(A.out[0].mad, &hq);
+	omni_mad_hdr_decode(A.out[0].mad, &hq);
 	pump(&A, &B);
 	assert_int_equal(B.nev, 0);
 	assert_int_equal(roce_cm_conn_count(B.cm), 0);
 	assert_int_equal(B.nout, 1);
-	roce_cm_hdr_decode(B.out[0].mad, &hj);
+	omni_mad_hdr_decode(B.out[0].mad, &hj);
 	roce_cm_rej_decode(B.out[0].mad, &rej);
 	assert_int_equal(hj.attr_id, ROCE_CM_ATTR_REJ);
 	assert_true(hj.tid == hq.tid);

@@ -553,12 +553,12 @@ test_status_invalid_vport_info_values(void **state)
 		vport_cfg(&v, &p, 0x20, 0, VNIC_STATE_FORWARDING);
 		bad_cfgs[i].fn(&v, &p);
 		if (set_vport(a, 0, &v, &p, &r) != VEMA_STATUS_INVALID)
-			fail_msg("%s on vport 0: status 0x%04x", bad_cfgs[i].name, r.h.status);
+			fail_msg("%s on vport 0: status 0x%04x", bad_cfgs[i].name, r.h.mad.status);
 		if (memcmp(before, vnic_vport_policy(vema_agent_vport(a, 0)),
 			   sizeof(*before)) != 0)
 			fail_msg("%s changed vport 0", bad_cfgs[i].name);
 		if (set_vport(a, 6, &v, &p, &r) != VEMA_STATUS_INVALID)
-			fail_msg("%s on vport 6: status 0x%04x", bad_cfgs[i].name, r.h.status);
+			fail_msg("%s on vport 6: status 0x%04x", bad_cfgs[i].name, r.h.mad.status);
 		assert_null(vema_agent_vport(a, 6));
 		assert_int_equal(vema_agent_nb_vports(a), 1);
 	}

@@ -36,10 +36,11 @@ static void
 test_codec_vendor_header(void **state)
 {
 	struct vema_hdr h = {
-		.base_version = 0x81, .mgmt_class = 0x82, .class_version = 0x83,
-		.method = 0x84, .status = 0x0506, .class_specific = 0x0708,
-		.tid = 0x090A0B0C0D0E0F10ull, .attr_id = 0x1112, .resv = 0x1314,
-		.attr_mod = 0x15161718, .rmpp_version = 0x19, .rmpp_type = 0x1A,
+		.mad = { .base_version = 0x81, .mgmt_class = 0x82, .class_version = 0x83,
+			 .method = 0x84, .status = 0x0506, .class_specific = 0x0708,
+			 .tid = 0x090A0B0C0D0E0F10ull, .attr_id = 0x1112, .resv = 0x1314,
+			 .attr_mod = 0x15161718 },
+		.rmpp_version = 0x19, .rmpp_type = 0x1A,
 		.rmpp_rtime_flags = 0x1B, .rmpp_status = 0x1C, .seg_num = 0x1D1E1F20,
 		.paylen_newwin = 0x21222324, .reserved = 0x25, .oui = 0x262728,
 	};

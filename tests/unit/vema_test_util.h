@@ -132,12 +132,12 @@ req_send(struct vema_agent *a, const struct req *q, struct reply *r)
 	assert_int_equal(r->info.mad_len, VEMA_MAD_SIZE);
 	vema_hdr_decode(r->info.mad, &r->h);
 	r->data = r->info.mad + VEMA_HDR_LEN;
-	assert_int_equal(r->h.method, VEMA_METHOD_GET_RESP);
+	assert_int_equal(r->h.mad.method, VEMA_METHOD_GET_RESP);
 	expect_bytes(r->info.mad, 0, q->mad, 3, "reply header bytes 0..2");
 	expect_bytes(r->info.mad, 6, q->mad + 6, VEMA_HDR_LEN - 6, "reply header bytes 6..39");
-	if (r->h.status != VEMA_STATUS_OK)
+	if (r->h.mad.status != VEMA_STATUS_OK)
 		expect_fill(r->data, 0, VEMA_DATA_LEN, 0, "error reply data");
-	return r->h.status;
+	return r->h.mad.status;
 }
 
 /* Send a request with a payload; return the status (or -1). */
@@ -166,7 +166,7 @@ expect_drop(struct vema_agent *a, const struct req *q, enum vema_drop why)
 	memcpy(drops, st->drops, sizeof(drops));
 	if (req_send(a, q, &r) != -1)
 		fail_msg("expected drop %s, got a reply with status 0x%04x",
-			 vema_drop_name(why), r.h.status);
+			 vema_drop_name(why), r.h.mad.status);
 	for (d = 0; d < VEMA_DROP_MAX; d++)
 		if (st->drops[d] != drops[d] + (d == (unsigned int)why))
 			fail_msg("expected drop %s, counted %s", vema_drop_name(why),

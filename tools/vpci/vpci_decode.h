@@ -22,11 +22,20 @@
  *   movdiri (0f 38 f9);
  * - ALU with a memory operand, either direction, and the immediate group
  *   (00-3b: add or adc sbb and sub xor cmp; 80 81 83), test (84 85 f6/0 f7/0),
- *   xchg (86 87), inc/dec/not/neg (fe ff f6 f7 groups);
+ *   imul r, r/m (0f af) and r, r/m, imm (69 6b),
+ *   xchg (86 87), inc/dec/not/neg (fe ff f6 f7 groups), xadd (0f c0 c1) and
+ *   cmpxchg (0f b0 b1; on a mismatch it writes the old value back, as the
+ *   CPU's locked cycle does), which compilers emit for atomics;
  * - SSE/VEX moves of 4, 8 or 16 bytes between memory and xmm: movd/movq
  *   (66 0f 6e/7e, f3 0f 7e, 66 0f d6), movdqu/movdqa/movups/movaps/movupd/
  *   movapd (f3/66 0f 6f 7f, 0f 10 11 28 29, 66 0f 10 11 28 29), and their
  *   VEX.128 forms.
+ * A VEX.128 load also zeroes bits 128..255 (and up) of its ymm/zmm register;
+ * struct vpci_regs holds no ymm, so vpci_emulate() cannot: it reports the
+ * register in vpci_insn.vex_xmm and the caller zeroes the upper part where it
+ * can (vpci_trap does, in the signal frame's XSAVE area).
+ * Prefixes 64/65 (fs/gs), 67 (32-bit addresses), EVEX, VEX.256 and every
+ * other opcode are refused, as is a lock prefix where the CPU would fault.
  * Anything else is refused: vpci_emulate() returns -ENOTSUP and writes a
  * message naming the bytes.
  */
@@ -57,6 +66,7 @@ struct vpci_insn {
 	uint8_t writes;		/**< 1: it writes memory */
 	uint64_t ea;		/**< effective address (given the registers) */
 	char mnemonic[12];	/**< "mov", "movzx", "add", "movdqu", ... */
+	int8_t vex_xmm;		/**< VEX load: its xmm (upper ymm bits to zero), else -1 */
 };
 
 /**

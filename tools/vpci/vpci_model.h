@@ -101,6 +101,27 @@ struct vpci_model_ops {
 int vpci_model_register(const struct vpci_model_ops *ops);
 
 /**
+ * Register backend @p ops from a constructor that runs before vpci loads its
+ * configuration (vpci's own constructor has no priority, so it runs last).
+ */
+#define VPCI_MODEL_REGISTER(ops) \
+	__attribute__((constructor(200))) static void \
+	vpci_model_register_ ## ops(void) \
+	{ \
+		(void)vpci_model_register(&(ops)); \
+	}
+
+/**
+ * Load the configuration (VPCI_CONFIG, VPCI_DEVICES) and present its
+ * functions: the sysfs tree, SYSFS_PCI_DEVICES. vpci's constructor calls it;
+ * a program that links vpci in and sets the variables itself calls it before
+ * rte_eal_init(). Only the first call loads; later ones return its result.
+ * @return the number of functions presented, or -1 (the sysfs tree could not
+ *   be built; nothing is presented).
+ */
+int vpci_init(void);
+
+/**
  * The host memory behind a device DMA of @p len bytes at @p iova, looked up
  * in the container's current maps on every call (maps come and go with the
  * heap). NULL: not mapped (an IOMMU fault, counted on the device).
@@ -135,6 +156,8 @@ struct vpci_dev_stats {
 	uint64_t dma_faults;	/**< vpci_dma() on memory not mapped */
 	uint64_t irqs_raised;	/**< eventfd writes */
 	uint64_t irqs_pending;	/**< raised while masked or without an eventfd */
+	uint64_t creates;	/**< models created (device fd opened) */
+	uint64_t create_failures; /**< create() refused: the device fd was not given */
 };
 
 /**

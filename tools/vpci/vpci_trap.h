@@ -12,7 +12,9 @@
  * faulting thread resumes at the next instruction.
  *
  * One process-wide SIGSEGV handler (SA_SIGINFO | SA_NODEFER | SA_ONSTACK),
- * installed by the first vpci_trap_add(). It keeps errno. A fault outside
+ * installed by the first vpci_trap_add() (and by a later one if another
+ * handler has replaced it since; it chains to the one it replaced). It keeps
+ * errno. A fault outside
  * every range, or an instruction the decoder refuses, prints one line naming
  * the address and the instruction bytes on stderr and re-raises SIGSEGV with
  * the action that was installed before (default: the process dies as it

@@ -49,6 +49,7 @@ static const struct eth_dev_ops hfi1_eth_dev_ops;
 #define ARG_RX_LAYOUT "rx_layout"
 #define ARG_SERVICE "service"
 
+/* mc first: the model's devarg handlers (hfi1_model_devargs) take it as opaque */
 struct hfi1_args {
 	struct hfi1_model_conf mc;
 	int model;
@@ -75,151 +76,9 @@ arg_model(const char *key, const char *val, void *opaque)
 }
 
 static int
-arg_lid(const char *key, const char *val, void *opaque)
-{
-	struct hfi1_args *a = opaque;
-	uint64_t v;
-
-	/* Unicast 16-bit LIDs: the DLID CSR holds 16 bits. */
-	if (omni_devarg_uint(key, val, 1, 0xBFFF, OMNI_NUM_HEX, &v) != 0)
-		return -EINVAL;
-	a->mc.lid = (uint32_t)v;
-	return 0;
-}
-
-/* k[:k...]: up to HFI1_MODEL_PKEYS P_Keys, 1..0xffff each (empty entries skipped). */
-static int
-arg_pkeys(const char *key, const char *val, void *opaque)
-{
-	struct hfi1_model_conf *mc = &((struct hfi1_args *)opaque)->mc;
-	uint16_t pkeys[HFI1_MODEL_PKEYS];
-	const char *tok, *end;
-	unsigned int n = 0;
-	uint64_t v;
-
-	if (val == NULL) {
-		HFI1_LOG(ERR, "%s needs a value", key);
-		return -EINVAL;
-	}
-	for (tok = val; *tok != '\0'; tok = *end == ':' ? end + 1 : end) {
-		end = strchr(tok, ':');
-		if (end == NULL)
-			end = tok + strlen(tok);
-		if (end == tok)
-			continue;
-		if (n == HFI1_MODEL_PKEYS) {
-			HFI1_LOG(ERR, "pkeys: at most %d", HFI1_MODEL_PKEYS);
-			return -EINVAL;
-		}
-		if (omni_parse_uint_n(tok, (size_t)(end - tok), 1, 0xFFFF, OMNI_NUM_HEX,
-				      &v) != 0) {
-			HFI1_LOG(ERR, "pkeys=%s: '%.*s' is not a P_Key in 1..0xffff", val,
-				 (int)(end - tok), tok);
-			return -EINVAL;
-		}
-		pkeys[n++] = (uint16_t)v;
-	}
-	if (n == 0) {
-		HFI1_LOG(ERR, "pkeys: empty");
-		return -EINVAL;
-	}
-	memcpy(mc->pkeys, pkeys, n * sizeof(pkeys[0]));
-	mc->nb_pkeys = (uint16_t)n;
-	return 0;
-}
-
-static int
-arg_mtu(const char *key, const char *val, void *opaque)
-{
-	struct hfi1_args *a = opaque;
-	uint64_t v;
-
-	if (omni_devarg_uint(key, val, 2048, 10240, OMNI_NUM_DEC, &v) != 0 ||
-	    (v != 2048 && v != 4096 && v != 8192 && v != 10240)) {
-		HFI1_LOG(ERR, "mtu=%s: expected 2048, 4096, 8192 or 10240",
-			 val != NULL ? val : "");
-		return -EINVAL;
-	}
-	a->mc.mtu = (uint16_t)v;
-	return 0;
-}
-
-static int
-arg_contexts(const char *key, const char *val, void *opaque)
-{
-	struct hfi1_args *a = opaque;
-	uint64_t v;
-
-	if (omni_devarg_uint(key, val, 1, HFI1_CHIP_RCV_CONTEXTS, OMNI_NUM_DEC, &v) != 0)
-		return -EINVAL;
-	a->mc.nb_ctxts = (uint16_t)v;
-	return 0;
-}
-
-static int
-arg_engines(const char *key, const char *val, void *opaque)
-{
-	struct hfi1_args *a = opaque;
-	uint64_t v;
-
-	if (omni_devarg_uint(key, val, 1, HFI1_CHIP_SDMA_ENGINES, OMNI_NUM_DEC, &v) != 0)
-		return -EINVAL;
-	a->mc.nb_engines = (uint16_t)v;
-	return 0;
-}
-
-static int
-arg_wire(const char *key, const char *val, void *opaque)
-{
-	struct hfi1_args *a = opaque;
-
-	if (val == NULL) {
-		HFI1_LOG(ERR, "%s needs a value", key);
-		return -EINVAL;
-	}
-	if (strlen(val) >= sizeof(a->mc.wire) ||
-	    (strncmp(val, "ring:", 5) == 0 &&
-	     (strlen(val) == 5 || strlen(val) > 5 + 20))) {
-		HFI1_LOG(ERR, "wire=%s: expected a port name or ring:NAME (NAME up to 20 characters)",
-			 val);
-		return -EINVAL;
-	}
-	snprintf(a->mc.wire, sizeof(a->mc.wire), "%s", val);
-	return 0;
-}
-
-static int
-parse_layout(const char *key, const char *val, enum hfi1_egr_layout *out,
-		bool allow_auto)
-{
-	if (val == NULL) {
-		HFI1_LOG(ERR, "%s needs a value", key);
-		return -EINVAL;
-	}
-	if (allow_auto && strcmp(val, "auto") == 0)
-		*out = HFI1_EGR_LAYOUT_AUTO;
-	else if (strcmp(val, "full") == 0)
-		*out = HFI1_EGR_LAYOUT_FULL;
-	else if (strcmp(val, "split") == 0)
-		*out = HFI1_EGR_LAYOUT_SPLIT;
-	else {
-		HFI1_LOG(ERR, "%s=%s: expected %sfull or split", key, val,
-				allow_auto ? "auto, " : "");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int
-arg_layout(const char *key, const char *val, void *opaque)
-{
-	return parse_layout(key, val, &((struct hfi1_args *)opaque)->mc.layout, false);
-}
-
-static int
 arg_rx_layout(const char *key, const char *val, void *opaque)
 {
-	return parse_layout(key, val, &((struct hfi1_args *)opaque)->rx_layout, true);
+	return hfi1_model_parse_layout(key, val, &((struct hfi1_args *)opaque)->rx_layout, true);
 }
 
 static int
@@ -234,15 +93,10 @@ arg_service(const char *key, const char *val, void *opaque)
 	return 0;
 }
 
+_Static_assert(offsetof(struct hfi1_args, mc) == 0, "hfi1_args.mc first");
 static const struct omni_devarg hfi1_vdev_args[] = {
 	{ ARG_MODEL, arg_model, 0 },
-	{ ARG_LID, arg_lid, 0 },
-	{ ARG_PKEYS, arg_pkeys, 0 },
-	{ ARG_MTU, arg_mtu, 0 },
-	{ ARG_CONTEXTS, arg_contexts, 0 },
-	{ ARG_ENGINES, arg_engines, 0 },
-	{ ARG_WIRE, arg_wire, 0 },
-	{ ARG_LAYOUT, arg_layout, 0 },
+	HFI1_MODEL_DEVARGS,
 	{ ARG_RX_LAYOUT, arg_rx_layout, 0 },
 	{ ARG_SERVICE, arg_service, 0 },
 };
@@ -255,13 +109,7 @@ hfi1_args_parse(const char *args, const struct omni_devarg *table, unsigned int 
 		struct hfi1_args *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->mc.lid = 1;
-	a->mc.pkeys[0] = 0xFFFF;
-	a->mc.nb_pkeys = 1;
-	a->mc.mtu = 10240;
-	a->mc.nb_ctxts = 16;
-	a->mc.nb_engines = 16;
-	a->mc.layout = HFI1_EGR_LAYOUT_FULL;
+	hfi1_model_conf_init(&a->mc);
 	a->rx_layout = HFI1_EGR_LAYOUT_AUTO;
 	return omni_devargs_parse("net_hfi1", args, table, n, a);
 }

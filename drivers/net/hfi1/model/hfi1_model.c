@@ -696,6 +696,13 @@ hfi1_model_destroy(struct hfi1_model *m)
 }
 
 void
+hfi1_model_set_dma(struct hfi1_model *m, hfi1_model_dma_fn fn, void *ctx)
+{
+	m->dma_ctx = ctx;
+	m->dma_fn = fn;
+}
+
+void
 hfi1_model_caps(const struct hfi1_model *m, uint32_t *nb_ctxts,
 		uint32_t *nb_engines, uint32_t *rcv_array_cnt)
 {

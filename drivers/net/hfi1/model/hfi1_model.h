@@ -52,6 +52,49 @@ struct hfi1_model_conf {
 	char wire[RTE_ETH_NAME_MAX_LEN];
 };
 
+struct hfi1_model;
+
+/** Defaults: LID 1, P_Key 0xffff, MTU 10240, 16 contexts, 16 engines, FULL, no wire. */
+void hfi1_model_conf_init(struct hfi1_model_conf *mc);
+
+/** @name Devarg handlers (omni_kvargs.h) storing into the struct hfi1_model_conf opaque */
+/**@{*/
+int hfi1_model_arg_lid(const char *key, const char *val, void *opaque);
+int hfi1_model_arg_pkeys(const char *key, const char *val, void *opaque);
+int hfi1_model_arg_mtu(const char *key, const char *val, void *opaque);
+int hfi1_model_arg_contexts(const char *key, const char *val, void *opaque);
+int hfi1_model_arg_engines(const char *key, const char *val, void *opaque);
+int hfi1_model_arg_wire(const char *key, const char *val, void *opaque);
+int hfi1_model_arg_layout(const char *key, const char *val, void *opaque);
+/**@}*/
+
+/** The table entries of the handlers above (struct omni_devarg). */
+#define HFI1_MODEL_DEVARGS \
+	{ "lid", hfi1_model_arg_lid, 0 }, \
+	{ "pkeys", hfi1_model_arg_pkeys, 0 }, \
+	{ "mtu", hfi1_model_arg_mtu, 0 }, \
+	{ "contexts", hfi1_model_arg_contexts, 0 }, \
+	{ "engines", hfi1_model_arg_engines, 0 }, \
+	{ "wire", hfi1_model_arg_wire, 0 }, \
+	{ "layout", hfi1_model_arg_layout, 0 }
+
+/**
+ * "full", "split" (and "auto" when @p allow_auto) into @p out.
+ * @return 0 or -EINVAL after a message naming @p key.
+ */
+int hfi1_model_parse_layout(const char *key, const char *val, enum hfi1_egr_layout *out,
+		bool allow_auto);
+
+/**
+ * Host memory behind a device DMA: the default (NULL hook) checks the IOVA
+ * is DPDK memory, as an IOMMU would; vpci's backend looks it up in the vfio
+ * container's maps instead.
+ */
+typedef void *(*hfi1_model_dma_fn)(void *ctx, uint64_t iova, size_t len, bool write);
+
+/** Translate the model's DMAs with @p fn(@p ctx, ...) from now on (before traffic). */
+void hfi1_model_set_dma(struct hfi1_model *m, hfi1_model_dma_fn fn, void *ctx);
+
 /** Faults a test can ask for; each applies to the next count events. */
 enum hfi1_model_fault {
 	HFI1_FAULT_DROP,	/**< received packets vanish on the link */

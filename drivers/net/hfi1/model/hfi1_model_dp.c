@@ -18,14 +18,20 @@
 #include "omni_mbuf.h"
 #include "opa16b.h"
 
-/* Host memory at iova for len bytes, or NULL if it is not DPDK memory. */
+/*
+ * Host memory at iova for len bytes, or NULL if it is not DPDK memory (or,
+ * with a DMA hook, not in the IOMMU's maps: vpci looks them up every time).
+ */
 static uint8_t *
-model_va(struct model_xlate *xl, rte_iova_t iova, size_t len)
+model_va(const struct hfi1_model *m, struct model_xlate *xl, rte_iova_t iova, size_t len,
+		bool write)
 {
 	const struct rte_memseg *ms;
 	unsigned int way;
 	void *va;
 
+	if (m->dma_fn != NULL)
+		return m->dma_fn(m->dma_ctx, iova, len, write);
 	if (rte_eal_iova_mode() == RTE_IOVA_VA) {
 		/* IOVA is VA: only check it is DPDK memory, page by page. */
 		way = (iova >> 12) % MODEL_XLATE_WAYS;
@@ -130,7 +136,7 @@ engine_gather(struct hfi1_model *m, struct model_engine *e, uint32_t idx,
 			rte_pktmbuf_free(head);
 			return 0;
 		}
-		d = (const uint64_t *)model_va(&e->xl, e->base + 16ull * idx, 16);
+		d = (const uint64_t *)model_va(m, &e->xl, e->base + 16ull * idx, 16, false);
 		if (d == NULL)
 			goto mem_err;
 		d0 = rte_le_to_cpu_64(d[0]);
@@ -149,7 +155,7 @@ engine_gather(struct hfi1_model *m, struct model_engine *e, uint32_t idx,
 			return -1;
 		}
 		len = (d0 >> HFI1_SDMA_DESC0_LEN_SHIFT) & HFI1_SDMA_DESC0_LEN_MAX;
-		src = model_va(&e->xl, d0 & HFI1_SDMA_DESC0_ADDR_MASK, len);
+		src = model_va(m, &e->xl, d0 & HFI1_SDMA_DESC0_ADDR_MASK, len, false);
 		if (src == NULL && len > 0)
 			goto mem_err;
 		if (n == 0) {
@@ -212,7 +218,7 @@ engine_write_back(struct hfi1_model *m, struct model_engine *e)
 	}
 	if (model_fault_take(m, HFI1_FAULT_BAD_HEAD))
 		head = e->cnt + 7;	/* a broken device */
-	wb = (uint64_t *)model_va(&e->xl, e->head_addr, sizeof(*wb));
+	wb = (uint64_t *)model_va(m, &e->xl, e->head_addr, sizeof(*wb), true);
 	if (wb != NULL)
 		__atomic_store_n(wb, rte_cpu_to_le_64(head), __ATOMIC_RELEASE);
 }
@@ -507,10 +513,10 @@ rcv_deliver(struct hfi1_model *m, struct rte_mbuf *pkt)
 		m->st.rcv_dma_error++;
 		return;
 	}
-	egr = model_va(&m->rx_xl, (entry & HFI1_RCV_ARRAY_ADDR_MASK) <<
-			HFI1_RCV_ARRAY_ADDR_SHIFT, egr_size);
-	rhq = model_va(&m->rx_xl, c->hdr_addr + (uint64_t)c->tail * ent_dws * 4,
-			ent_dws * 4);
+	egr = model_va(m, &m->rx_xl, (entry & HFI1_RCV_ARRAY_ADDR_MASK) <<
+			HFI1_RCV_ARRAY_ADDR_SHIFT, egr_size, true);
+	rhq = model_va(m, &m->rx_xl, c->hdr_addr + (uint64_t)c->tail * ent_dws * 4,
+			ent_dws * 4, true);
 	if (egr == NULL || rhq == NULL || ent_dws < MODEL_HDRQ_OFFSET_DWS +
 	    HFI1_BYPASS_HDR_DWS + 2) {
 		m->st.rcv_dma_error++;

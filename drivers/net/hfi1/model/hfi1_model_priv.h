@@ -104,6 +104,8 @@ struct hfi1_model {
 	rte_spinlock_t wire_tx_lock;	/**< engines share the link */
 	rte_spinlock_t wire_rx_lock;
 	struct model_xlate rx_xl;
+	hfi1_model_dma_fn dma_fn;	/**< NULL: DPDK memory checks (model_va) */
+	void *dma_ctx;
 	/* Link bring-up on a wire port of its own (see model_link_tick()). */
 	bool link_tick;			/**< the tick alarm runs */
 	bool wire_started;		/**< a re-dial left it started (atomic; locks) */
