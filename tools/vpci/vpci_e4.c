@@ -193,9 +193,4 @@ static const struct vpci_model_ops e4_ops = {
 	.cfg_read = e4_cfg_read,
 };
 
-static void __attribute__((constructor))
-e4_register(void)
-{
-	if (vpci_model_register(&e4_ops) != 0)
-		fprintf(stderr, "vpci: the e4 backend could not register\n");
-}
+VPCI_MODEL_REGISTER(e4_ops)
