@@ -752,6 +752,52 @@ test_refusals(void **state)
 	fx_destroy(&f);
 }
 
+/*
+ * The IGU's cleanup command (qede's ecore_int_igu_cleanup_sb): data, then the
+ * control write; the SB's bit in the cleanup status follows set and clear.
+ * A control write that is no cleanup is counted and changes nothing.
+ */
+static void
+test_igu_cleanup(void **state)
+{
+	const uint32_t st5 = IGU_REG_CLEANUP_STATUS_0 + 5 / 32 * 4;
+	const uint32_t st37 = IGU_REG_CLEANUP_STATUS_0 + 37 / 32 * 4;
+	const uint32_t ctrl5 = IGU_CTRL_WRITE | (IGU_CMD_INT_ACK_BASE + 5) << IGU_CTRL_ADDR_SHIFT;
+	struct e4m_stats st0, st;
+	struct fx f;
+
+	(void)state;
+	fx_create(&f, 0);
+	e4m_stats_get(f.m, &st0);
+	assert_int_equal(ecore_rd(f.h, f.ptt, st5), 0);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_32LSB_DATA, IGU_CLEANUP_CMD_SET | IGU_CLEANUP_SET);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_CTRL, ctrl5);
+	assert_int_equal(ecore_rd(f.h, f.ptt, st5), 1u << 5);
+	/* another SB in the next status word, then SB 5 cleared */
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_CTRL,
+		 IGU_CTRL_WRITE | (IGU_CMD_INT_ACK_BASE + 37) << IGU_CTRL_ADDR_SHIFT);
+	assert_int_equal(ecore_rd(f.h, f.ptt, st37), 1u << (37 % 32));
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_32LSB_DATA, IGU_CLEANUP_CMD_SET);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_CTRL, ctrl5);
+	assert_int_equal(ecore_rd(f.h, f.ptt, st5), 0);
+	assert_int_equal(ecore_rd(f.h, f.ptt, st37), 1u << (37 % 32));
+	e4m_stats_get(f.m, &st);
+	assert_int_equal(st.bad_accesses, st0.bad_accesses);
+	/* not a cleanup: a read command, a command past the SBs, a bad type */
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_32LSB_DATA, IGU_CLEANUP_CMD_SET | IGU_CLEANUP_SET);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_CTRL, ctrl5 & ~IGU_CTRL_WRITE);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_CTRL,
+		 IGU_CTRL_WRITE | (IGU_CMD_INT_ACK_BASE + IGU_REG_MAPPING_MEMORY_SIZE / 4) <<
+		 IGU_CTRL_ADDR_SHIFT);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_32LSB_DATA,
+		 IGU_CLEANUP_CMD_SET | IGU_CLEANUP_SET | 7u << IGU_CLEANUP_TYPE_SHIFT);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_CTRL, ctrl5);
+	assert_int_equal(ecore_rd(f.h, f.ptt, st5), 0);
+	e4m_stats_get(f.m, &st);
+	assert_int_equal(st.bad_accesses, st0.bad_accesses + 3);
+	fx_destroy(&f);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -768,6 +814,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_chain_memory),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_spq_context_smaller_than_its_fields),
+		cmocka_unit_test(test_igu_cleanup),
 	};
 
 	test_case_filter(argc, argv);

@@ -184,6 +184,40 @@ igu_reg_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, vo
 	}
 }
 
+/*
+ * The IGU command register: the cleanup of one SB (qede cleans every SB of
+ * its PF at hw_init and again at close, and waits up to 5 s per SB for the
+ * status bit). The model keeps no IGU-internal SB state to clean: the
+ * command completes at once, its status bit follows the set/clear.
+ */
+static void
+igu_ctrl_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, void *arg)
+{
+	uint32_t cmd, data = 0, type, sb, st_addr, st = 0;
+
+	RTE_SET_USED(fn);
+	RTE_SET_USED(arg);
+	if (addr != IGU_REG_COMMAND_REG_CTRL)
+		return;
+	cmd = (val >> IGU_CTRL_ADDR_SHIFT) & IGU_CTRL_ADDR_MASK;
+	e4m_grc_get(m, IGU_REG_COMMAND_REG_32LSB_DATA, &data);
+	type = (data >> IGU_CLEANUP_TYPE_SHIFT) & IGU_CLEANUP_TYPE_MASK;
+	if (!(val & IGU_CTRL_WRITE) || !(data & IGU_CLEANUP_CMD_SET) ||
+	    cmd < IGU_CMD_INT_ACK_BASE || cmd - IGU_CMD_INT_ACK_BASE >= NUM_SBS ||
+	    type >= IGU_CLEANUP_TYPES) {
+		m->stats.bad_accesses++;
+		return;
+	}
+	sb = cmd - IGU_CMD_INT_ACK_BASE;
+	st_addr = IGU_REG_CLEANUP_STATUS_0 + 0x80 * type + sb / 32 * 4;
+	e4m_grc_get(m, st_addr, &st);
+	if (data & IGU_CLEANUP_SET)
+		st |= 1u << (sb % 32);
+	else
+		st &= ~(1u << (sb % 32));
+	e4m_grc_set(m, st_addr, st);
+}
+
 static void
 cau_addr_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, void *arg)
 {
@@ -614,6 +648,8 @@ e4m_sp_init(struct e4m_dev *m)
 		}
 	rc |= e4m_hook_add(m, IGU_CMD_GRC_BASE, IGU_CMD_GRC_BASE + 0x1000, igu_cmd_wr, NULL, NULL);
 	rc |= e4m_hook_add(m, IGU_REG_PF_CONFIGURATION, IGU_REG_ATTN_MSG_ADDR_H + 4, igu_reg_wr,
+			   NULL, NULL);
+	rc |= e4m_hook_add(m, IGU_REG_COMMAND_REG_CTRL, IGU_REG_COMMAND_REG_CTRL + 4, igu_ctrl_wr,
 			   NULL, NULL);
 	rc |= e4m_hook_add(m, CAU_REG_SB_ADDR_MEMORY, CAU_REG_SB_ADDR_MEMORY + NUM_SBS * 8,
 			   cau_addr_wr, NULL, NULL);
