@@ -13,15 +13,16 @@
  * windows), BAR2 (64-bit, 512 KiB): doorbells, BAR4 (64-bit): the MSI-X
  * table, served by vpci. The sizes are what the model's PGLUE_B BAR-size
  * registers report. Device DMA goes through vpci_dma() (the container's maps,
- * looked up on every access).
+ * looked up on every access). MSI-X: the model's IGU messages for this PF's
+ * SBs (vector = the SB's CAM vector number) through vpci_irq_raise().
  *
  * Threads: bar_read/bar_write run on whichever thread trapped, possibly in
  * a signal handler. The model takes its own lock for each access and, while
  * holding it, touches only its own state and host memory through vpci_dma():
  * it never accesses a BAR, so a trapped access cannot arrive on a thread that
  * already holds the lock; another thread's access waits for one access at
- * most. Interrupts: none yet (the model raises no MSI-X); net_qede polls its
- * slow path (ramrods EBLOCK, link read after its MFW commands).
+ * most. The model sends MSI-X messages with its lock held: vpci_irq_raise()
+ * is an eventfd write (async-signal-safe), never a call into the driver.
  */
 
 #include <errno.h>
@@ -42,6 +43,7 @@ struct vpci_e4 {
 	struct vpci_dev *dev;
 	struct e4m_dev *m;
 	void *pf;		/* e4m_pf_ctx(): what the BAR ops take */
+	unsigned int pf_id;	/* the PF presented (the model's other PFs are not) */
 };
 
 static int
@@ -76,6 +78,16 @@ e4_dma(void *ctx, uint64_t iova, size_t len)
 	return vpci_dma(e->dev, iova, len, true);
 }
 
+/* The model's MSI-X message: this function's vector, through EAL's eventfd. */
+static void
+e4_irq(void *ctx, unsigned int pf, unsigned int vector)
+{
+	struct vpci_e4 *e = ctx;
+
+	if (pf == e->pf_id)
+		(void)vpci_irq_raise(e->dev, vector);
+}
+
 static int
 e4_create(struct vpci_dev *dev, const char *args, void **model)
 {
@@ -91,6 +103,9 @@ e4_create(struct vpci_dev *dev, const char *args, void **model)
 	e->dev = dev;
 	a.model.dma = e4_dma;
 	a.model.dma_ctx = e;
+	a.model.irq = e4_irq;
+	a.model.irq_ctx = e;
+	e->pf_id = a.pf;
 	e->m = e4m_create(vpci_dev_name(dev), &a.model);
 	if (e->m == NULL) {
 		free(e);

@@ -49,6 +49,15 @@ struct e4m_config {
 	 */
 	void *(*dma)(void *ctx, uint64_t iova, size_t len);
 	void *dma_ctx;		/**< the hook's context */
+	/**
+	 * How the device sends an MSI-X message: vector @p vector of PF @p pf
+	 * (its IGU CAM vector number). Called with the adapter's lock held, on
+	 * whichever thread made the access that produced it (possibly in a
+	 * signal handler: async-signal-safe only). NULL: no messages (the
+	 * driver polls). vpci sets vpci_irq_raise() here.
+	 */
+	void (*irq)(void *ctx, unsigned int pf, unsigned int vector);
+	void *irq_ctx;		/**< the hook's context */
 };
 
 /**

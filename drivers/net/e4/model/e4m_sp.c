@@ -54,6 +54,31 @@ struct e4m_sp {
 
 /* ---- status blocks ---- */
 
+/*
+ * The IGU's message for SB @p sb after its status block changed: one MSI-X
+ * message when the PF has MSI-X on and the SB's interrupt is enabled (its
+ * last ack was not IGU_INT_DISABLE), then none until the driver re-enables it
+ * with an IGU_INT_ENABLE ack (igu_cmd_wr() sends again if the SB moved past
+ * the index that ack carries). The vector is the SB's CAM vector number.
+ */
+static void
+sb_msg(struct e4m_dev *m, unsigned int sb)
+{
+	struct e4m_sb_stats *s = &m->sp->sbs[sb].st;
+	unsigned int pf = sb / E4M_SBS_PER_PF;
+	uint32_t conf;
+
+	if (m->cfg.irq == NULL || pf >= m->cfg.num_pfs)
+		return;
+	conf = m->sp->pfs[pf].st.igu_conf;
+	if (!(conf & IGU_PF_CONF_FUNC_EN) || !(conf & IGU_PF_CONF_MSI_MSIX_EN) ||
+	    s->last_int_cmd == IGU_INT_DISABLE || s->msg_pending)
+		return;
+	s->msg_pending = true;
+	s->msgs++;
+	m->cfg.irq(m->cfg.irq_ctx, pf, sb % E4M_SBS_PER_PF);
+}
+
 /* Write PI @p pi (-1: none) of IGU SB @p sb and bump its prod_index. */
 static bool
 sb_update(struct e4m_dev *m, unsigned int sb, int pi, uint16_t val)
@@ -74,6 +99,7 @@ sb_update(struct e4m_dev *m, unsigned int sb, int pi, uint16_t val)
 	/* the PI before the index that announces it */
 	__atomic_store_n(&b->prod_index, OMNI_LE32(s->prod_index), __ATOMIC_RELEASE);
 	s->updates++;
+	sb_msg(m, sb);
 	return true;
 }
 
@@ -112,6 +138,8 @@ e4m_sp_attention(struct e4m_dev *m, unsigned int pf, uint32_t bits)
 		return;
 	}
 	m->stats.attentions++;
+	/* the attention segment belongs to the PF's default SB (vector 0) */
+	sb_msg(m, pf * E4M_SBS_PER_PF);
 }
 
 /* ---- GRC hooks ---- */
@@ -142,6 +170,11 @@ igu_cmd_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, vo
 		if (val & IGU_PROD_CONS_UPDATE_FLAG)
 			s->last_ack = val & IGU_PROD_CONS_SB_INDEX_MASK;
 		s->last_int_cmd = (val >> IGU_PROD_CONS_INT_CMD_SHIFT) & IGU_PROD_CONS_INT_CMD_MASK;
+		if (s->last_int_cmd == IGU_INT_ENABLE && s->msg_pending) {
+			s->msg_pending = false;
+			if (s->last_ack != (s->prod_index & IGU_PROD_CONS_SB_INDEX_MASK))
+				sb_msg(m, slot);
+		}
 		return;
 	}
 	switch (slot + IGU_CMD_INT_ACK_BASE) {
