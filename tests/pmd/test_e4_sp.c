@@ -862,6 +862,16 @@ test_msix_messages(void **state)
 	sp->sb_ack = sbs.prod_index;
 	ecore_sb_ack(sp, IGU_INT_ENABLE, true);
 	assert_int_equal(msgs.n, 3);
+	/* outstanding, then the PF's interrupts off and on: the next change sends */
+	raise_mcp_attention(f.m, 1);
+	assert_int_equal(msgs.n, 4);
+	ecore_int_sp_dpc(f.h);
+	raise_mcp_attention(f.m, 1);
+	assert_int_equal(msgs.n, 5);
+	ecore_int_igu_enable(f.h, f.ptt, ECORE_INT_MODE_POLL);
+	ecore_int_igu_enable(f.h, f.ptt, ECORE_INT_MODE_MSIX);
+	assert_int_equal(e4m_sb_stats_get(f.m, sp->igu_sb_id, &sbs), 0);
+	assert_false(sbs.msg_pending);
 	ecore_int_sp_dpc(f.h);
 	assert_int_equal(ecore_sp_pf_stop(f.h), 0);
 	fx_down(&f);

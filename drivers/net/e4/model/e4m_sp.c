@@ -192,6 +192,15 @@ igu_cmd_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, vo
 }
 
 static void
+pf_msgs_clear(struct e4m_dev *m, unsigned int pf)
+{
+	unsigned int sb;
+
+	for (sb = pf * E4M_SBS_PER_PF; sb < (pf + 1) * E4M_SBS_PER_PF && sb < NUM_SBS; sb++)
+		m->sp->sbs[sb].st.msg_pending = false;
+}
+
+static void
 igu_reg_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, void *arg)
 {
 	struct e4m_sp_pf *p;
@@ -203,6 +212,9 @@ igu_reg_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, vo
 	switch (addr) {
 	case IGU_REG_PF_CONFIGURATION:
 		p->st.igu_conf = val;
+		/* interrupts off: no message outstanding (the next enable starts afresh) */
+		if (!(val & IGU_PF_CONF_FUNC_EN) || !(val & IGU_PF_CONF_MSI_MSIX_EN))
+			pf_msgs_clear(m, fn->pf);
 		break;
 	case IGU_REG_ATTN_MSG_ADDR_L:
 		p->attn_lo = val;
