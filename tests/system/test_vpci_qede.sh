@@ -85,11 +85,13 @@ expect_eq "no ramrod stuck, no access vpci refused" "" \
 	"$(grep -E 'Ramrod is stuck|^vpci: .*(not served|cannot|could not)|refus' "$log")"
 
 # ---- the wrong cases: testpmd with one command (quit), its status
-# run_bad NAME DEVARGS: $work/NAME.log, rc in $bad_rc
+# run_bad NAME DEVARGS: $work/NAME.log, rc in $bad_rc; vpci's sysfs tree in
+# $work/tmp-NAME (vpci removes it at exit: an aborted process leaves it)
 run_bad() {
-	echo quit | TMPDIR=$work/tmp LD_PRELOAD=$plugin_dir/libomni_vpci.so \
-		VPCI_DEVICES="0000:00:04.0,model=e4,$2" \
-		timeout 60 dpdk-testpmd --file-prefix "$prefix-$1" "${eal[@]}" -- -i \
+	mkdir -p "$work/tmp-$1"
+	echo quit | timeout 60 env TMPDIR="$work/tmp-$1" \
+		LD_PRELOAD="$plugin_dir/libomni_vpci.so" VPCI_DEVICES="0000:00:04.0,model=e4,$2" \
+		dpdk-testpmd --file-prefix "$prefix-$1" "${eal[@]}" -- -i \
 		--total-num-mbufs=2048 > "$work/$1.log" 2>&1
 	bad_rc=$?
 }
@@ -103,6 +105,7 @@ expect_eq "... EAL skips the device and testpmd has no port" 2 \
 	"$(grep -cE 'Requested device 0000:00:04.0 cannot be used|No probed ethernet devices' \
 	   "$work/silent.log")"
 expect_eq "... and exits with status 0" 0 "$bad_rc"
+expect_eq "... removing its sysfs tree" "" "$(ls -A "$work/tmp-silent")"
 
 # the stand-in without ops: PF_START finds no SPQ context (doc/e4.md finding 1)
 run_bad empty "$redirect:$empty"
@@ -117,6 +120,11 @@ expect_eq "... EAL skips the device" 1 \
 if [ "$bad_rc" -eq 0 ] || { [ "$bad_rc" -eq 134 ] &&
 	grep -qE 'Error adding fd [0-9]+ epoll_ctl, Bad file descriptor' "$work/empty.log"; }; then
 	pass "... testpmd exits 0, or EAL panics on the eventfd qede left registered ($bad_rc)"
+	if [ "$bad_rc" -eq 0 ]; then
+		expect_eq "... removing its sysfs tree" "" "$(ls -A "$work/tmp-empty")"
+	else
+		say "testpmd aborted: its sysfs tree stays ($(ls -A "$work/tmp-empty"))"
+	fi
 else
 	fail "... testpmd exits 0 or by EAL's panic on qede's eventfd" "status $bad_rc" \
 		"$(tail -5 "$work/empty.log")"
