@@ -34,6 +34,7 @@
 #include "base/ecore_spq.h"
 #include "e4_pf.h"
 #include "model/e4_model.h"
+#include "model/e4m_sp.h"
 
 /* scripts/setup.sh puts the file there (E4_FW_DIR from meson) */
 #define E4_FW_FILE E4_FW_DIR "/qed_init_values_zipped-8.42.2.0.bin"
@@ -405,6 +406,164 @@ test_open_of_a_pf_the_model_lacks_says_so(void **state)
 	e4m_destroy(r.m);
 }
 
+/* The model serves the HSI of the firmware LOAD_REQ announces: 8.40.33 (what
+ * Debian's net_qede speaks) and 8.42.2 (ours, the default); PF_START's layout is
+ * the same 72 bytes in both, so the slow path answers alike. */
+static void
+test_hsi_8_40_33_load_and_pf_start(void **state)
+{
+	unsigned int dma0 = ecore_osal_dma_in_use();
+	struct e4m_sp_pf_stats sp;
+	struct e4m_stats st;
+	struct e4_args a;
+	struct e4_pf pf;
+	struct e4m_dev *m;
+
+	(void)state;
+	args_for(&a, NULL);
+	a.load_fw_version = 0x08282100;		/* 8.40.33.0 */
+	m = model_for(&a, "hsi40");
+	assert_int_equal(e4m_pf_hsi(m, 0), E4M_HSI_NONE);
+	open_pf(&pf, &a, m, 0, FW_MSG_CODE_DRV_LOAD_ENGINE);
+	assert_int_equal(e4m_pf_hsi(m, 0), E4M_HSI_8_40_33);
+	assert_int_equal(e4m_pf_fw_version(m, 0), 0x08282100);
+	/* PF_START (8.40.33 layout) answered: EQ placed as the ramrod said, EQE in */
+	assert_int_equal(e4m_sp_pf_stats_get(m, 0, &sp), 0);
+	assert_true(sp.started);
+	assert_int_equal(sp.eq_sb, pf.dev.hwfns[0].hw_info.igu_dsb_id);
+	assert_int_equal(sp.eq_prod, 1);
+	e4m_stats_get(m, &st);
+	assert_int_equal(st.eqes, st.ramrods);
+	assert_int_equal(st.dma_faults, 0);
+	assert_int_equal(ecore_sp_heartbeat_ramrod(&pf.dev.hwfns[0]), 0);
+	assert_int_equal(e4_pf_close(&pf, true), 0);
+	assert_int_equal(e4m_pf_hsi(m, 0), E4M_HSI_NONE);
+	e4m_stats_get(m, &st);
+	assert_int_equal(st.eqes, st.ramrods);	/* PF_STOP too */
+	assert_int_equal(ecore_osal_dma_in_use(), dma0);
+	e4m_destroy(m);
+}
+
+static void
+test_hsi_8_42_2_is_the_default(void **state)
+{
+	struct e4_args a;
+	struct e4_pf pf;
+	struct e4m_dev *m;
+
+	(void)state;
+	args_for(&a, NULL);
+	m = model_for(&a, "hsi42");
+	open_pf(&pf, &a, m, 0, FW_MSG_CODE_DRV_LOAD_ENGINE);
+	assert_int_equal(e4m_pf_hsi(m, 0), E4M_HSI_8_42_2);
+	assert_int_equal(e4m_pf_fw_version(m, 0), 0x082a0200);
+	assert_int_equal(e4_pf_close(&pf, true), 0);
+	e4m_destroy(m);
+}
+
+/* Where the two differ (e4-firmware.md §5), as the model's table has it. */
+static void
+test_hsi_layouts(void **state)
+{
+	const struct e4m_hsi_layout *o = e4m_hsi_layout(E4M_HSI_8_40_33);
+	const struct e4m_hsi_layout *n = e4m_hsi_layout(E4M_HSI_8_42_2);
+
+	(void)state;
+	assert_non_null(o);
+	assert_non_null(n);
+	assert_null(e4m_hsi_layout(E4M_HSI_NONE));
+	assert_null(e4m_hsi_layout((enum e4m_hsi)7));
+	assert_string_equal(o->name, "8.40.33");
+	assert_int_equal(o->pf_start_size, 72);
+	assert_int_equal(n->pf_start_size, 72);
+	assert_int_equal(o->vport_start_size, 64);
+	assert_int_equal(n->vport_start_size, 72);
+	assert_int_equal(o->eth_ramrod_max, 17);
+	assert_int_equal(n->eth_ramrod_max, 22);
+	assert_int_equal(o->txq_pmd_mode_bit, 3);
+	assert_int_equal(n->txq_pmd_mode_bit, 2);
+}
+
+/* Open PF @p pfn announcing @p fw and expect a PDA refusal, logged. */
+static void
+expect_pda_refusal(struct e4m_dev *m, unsigned int pfn, uint32_t fw, const char *why)
+{
+	unsigned int dma0 = ecore_osal_dma_in_use();
+	struct test_log c;
+	struct e4_args a;
+	struct e4_pf pf;
+	char *log;
+	int rc;
+
+	args_for(&a, "pfs=2");
+	a.pf = pfn;
+	a.load_fw_version = fw;
+	test_log_begin(&c);
+	rc = e4_pf_open(&pf, "e4hsi", &a, m);
+	log = test_log_end(&c);
+	assert_int_equal(rc, ECORE_CANCELED);
+	if (strstr(log, "refused: PDA") == NULL || strstr(log, why) == NULL)
+		fail_msg("the log does not say why (%s):\n%s", why, log);
+	free(log);
+	assert_int_equal(ecore_osal_dma_in_use(), dma0);
+}
+
+/* A firmware the model does not serve, and a second PF announcing another
+ * firmware than its engine runs, are refused; the first PF is untouched. */
+static void
+test_hsi_refusals(void **state)
+{
+	struct e4m_stats st;
+	struct e4_args a;
+	struct e4_pf pf0;
+	struct e4m_dev *m;
+
+	(void)state;
+	args_for(&a, "pfs=2");
+	m = model_for(&a, "hsix");
+	expect_pda_refusal(m, 0, 0x08250700, "does not serve");	/* 8.37.7.0 */
+	a.load_fw_version = 0x08282100;
+	open_pf(&pf0, &a, m, 0, FW_MSG_CODE_DRV_LOAD_ENGINE);
+	expect_pda_refusal(m, 1, 0x082a0200, "another firmware");
+	assert_int_equal(ecore_sp_heartbeat_ramrod(&pf0.dev.hwfns[0]), 0);
+	e4m_stats_get(m, &st);
+	assert_int_equal(st.load_refusals, 2);
+	assert_int_equal(e4_pf_close(&pf0, true), 0);
+	/* the engine is free again: 8.42.2 loads as ENGINE */
+	a.pf = 1;
+	a.load_fw_version = 0;
+	open_pf(&pf0, &a, m, 1, FW_MSG_CODE_DRV_LOAD_ENGINE);
+	assert_int_equal(e4m_pf_hsi(m, 1), E4M_HSI_8_42_2);
+	assert_int_equal(e4_pf_close(&pf0, true), 0);
+	e4m_destroy(m);
+}
+
+/* mac= and mfw_version= (what vpci's e4 backend is given) reach the MFW's image. */
+static void
+test_args_mac_and_mfw_version(void **state)
+{
+	static const uint8_t want[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x50 };
+	struct e4_args a;
+	struct e4_pf pf;
+	struct e4m_dev *m;
+
+	(void)state;
+	args_for(&a, "mac=02:11:22:33:44:50,mfw_version=0x08250700");
+	assert_memory_equal(a.model.base_mac, want, 6);
+	assert_int_equal(a.model.mfw_version, 0x08250700);
+	m = model_for(&a, "args");
+	open_pf(&pf, &a, m, 0, FW_MSG_CODE_DRV_LOAD_ENGINE);
+	assert_memory_equal(pf.dev.hwfns[0].hw_info.mac, want, 6);
+	assert_int_equal(pf.dev.hwfns[0].hw_info.mfw_rev, 0x08250700);
+	assert_int_equal(e4_pf_close(&pf, true), 0);
+	e4m_destroy(m);
+	assert_int_equal(e4_args_parse("mac=01:11:22:33:44:50", &a), -EINVAL);	/* multicast */
+	assert_int_equal(e4_args_parse("mac=02:11:22:33:44", &a), -EINVAL);
+	assert_int_equal(e4_args_parse("mac=02:11:22:33:44:5g", &a), -EINVAL);
+	assert_int_equal(e4_args_parse("mac=02:11:22:33:44:50:", &a), -EINVAL);
+	assert_int_equal(e4_args_parse("mfw_version=0", &a), -EINVAL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -423,6 +582,11 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_fault_eqe_late_within_wait),
 		cmocka_unit_test(test_unclean_exit_then_flr),
 		cmocka_unit_test(test_open_of_a_pf_the_model_lacks_says_so),
+		cmocka_unit_test(test_hsi_8_40_33_load_and_pf_start),
+		cmocka_unit_test(test_hsi_8_42_2_is_the_default),
+		cmocka_unit_test(test_hsi_layouts),
+		cmocka_unit_test(test_hsi_refusals),
+		cmocka_unit_test(test_args_mac_and_mfw_version),
 	};
 
 	test_case_filter(argc, argv);

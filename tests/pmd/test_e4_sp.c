@@ -61,12 +61,28 @@ rt_get(struct ecore_hwfn *h, uint32_t off, uint32_t *val)
 	return true;
 }
 
+/* The MSI-X messages the model sent (its irq hook). */
+static struct {
+	unsigned int n;
+	unsigned int pf, vector;
+} msgs;
+
+static void
+msg_count(void *ctx, unsigned int pf, unsigned int vector)
+{
+	(void)ctx;
+	msgs.n++;
+	msgs.pf = pf;
+	msgs.vector = vector;
+}
+
 static void
 fx_create(struct fx *f, unsigned int pf)
 {
 	struct e4m_config cfg = {
 		.device_id = 0x8070, .num_ports = 1, .num_pfs = 2,
 		.base_mac = { 0x00, 0x0e, 0x1e, 0, 0, 0 }, .mfw_version = 0x083b1600,
+		.irq = msg_count,
 	};
 
 	memset(f, 0, sizeof(*f));
@@ -752,6 +768,116 @@ test_refusals(void **state)
 	fx_destroy(&f);
 }
 
+/*
+ * The IGU's cleanup command (qede's ecore_int_igu_cleanup_sb): data, then the
+ * control write; the SB's bit in the cleanup status follows set and clear.
+ * A control write that is no cleanup is counted and changes nothing.
+ */
+static void
+test_igu_cleanup(void **state)
+{
+	const uint32_t st5 = IGU_REG_CLEANUP_STATUS_0 + 5 / 32 * 4;
+	const uint32_t st37 = IGU_REG_CLEANUP_STATUS_0 + 37 / 32 * 4;
+	const uint32_t ctrl5 = IGU_CTRL_WRITE | (IGU_CMD_INT_ACK_BASE + 5) << IGU_CTRL_ADDR_SHIFT;
+	struct e4m_stats st0, st;
+	struct fx f;
+
+	(void)state;
+	fx_create(&f, 0);
+	e4m_stats_get(f.m, &st0);
+	assert_int_equal(ecore_rd(f.h, f.ptt, st5), 0);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_32LSB_DATA, IGU_CLEANUP_CMD_SET | IGU_CLEANUP_SET);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_CTRL, ctrl5);
+	assert_int_equal(ecore_rd(f.h, f.ptt, st5), 1u << 5);
+	/* another SB in the next status word, then SB 5 cleared */
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_CTRL,
+		 IGU_CTRL_WRITE | (IGU_CMD_INT_ACK_BASE + 37) << IGU_CTRL_ADDR_SHIFT);
+	assert_int_equal(ecore_rd(f.h, f.ptt, st37), 1u << (37 % 32));
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_32LSB_DATA, IGU_CLEANUP_CMD_SET);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_CTRL, ctrl5);
+	assert_int_equal(ecore_rd(f.h, f.ptt, st5), 0);
+	assert_int_equal(ecore_rd(f.h, f.ptt, st37), 1u << (37 % 32));
+	e4m_stats_get(f.m, &st);
+	assert_int_equal(st.bad_accesses, st0.bad_accesses);
+	/* not a cleanup: a read command, a command past the SBs, a bad type */
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_32LSB_DATA, IGU_CLEANUP_CMD_SET | IGU_CLEANUP_SET);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_CTRL, ctrl5 & ~IGU_CTRL_WRITE);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_CTRL,
+		 IGU_CTRL_WRITE | (IGU_CMD_INT_ACK_BASE + IGU_REG_MAPPING_MEMORY_SIZE / 4) <<
+		 IGU_CTRL_ADDR_SHIFT);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_32LSB_DATA,
+		 IGU_CLEANUP_CMD_SET | IGU_CLEANUP_SET | 7u << IGU_CLEANUP_TYPE_SHIFT);
+	ecore_wr(f.h, f.ptt, IGU_REG_COMMAND_REG_CTRL, ctrl5);
+	assert_int_equal(ecore_rd(f.h, f.ptt, st5), 0);
+	e4m_stats_get(f.m, &st);
+	assert_int_equal(st.bad_accesses, st0.bad_accesses + 3);
+	fx_destroy(&f);
+}
+
+/*
+ * MSI-X messages: none in POLL mode; in MSI-X mode one per SB change while the
+ * SB is enabled, none while a message is outstanding or the SB is disabled;
+ * re-enabling with an index behind the SB's sends again. Vector = the SB's
+ * CAM vector (0: the default SB, which also carries the attentions).
+ */
+static void
+test_msix_messages(void **state)
+{
+	struct ecore_sb_info *sp;
+	struct e4m_sb_stats sbs;
+	struct fx f;
+
+	(void)state;
+	fx_create(&f, 1);
+	fx_up(&f, 1000);
+	sp = &f.h->p_sp_sb->sb_info;
+	memset(&msgs, 0, sizeof(msgs));
+	assert_int_equal(ecore_sp_pf_start(f.h, f.ptt, 0, false), 0);
+	assert_int_equal(msgs.n, 0);
+	ecore_int_igu_enable(f.h, f.ptt, ECORE_INT_MODE_MSIX);
+	/* the EQE's SB update sends; the DPC's ENABLE ack at its end re-arms */
+	assert_int_equal(ecore_sp_heartbeat_ramrod(f.h), 0);
+	assert_int_equal(msgs.n, 1);
+	assert_int_equal(msgs.pf, 1);
+	assert_int_equal(msgs.vector, 0);
+	assert_int_equal(e4m_sb_stats_get(f.m, sp->igu_sb_id, &sbs), 0);
+	assert_int_equal(sbs.msgs, 1);
+	assert_false(sbs.msg_pending);
+	/* disabled: the SB changes, no message */
+	ecore_sb_ack(sp, IGU_INT_DISABLE, false);
+	assert_int_equal(ecore_sp_heartbeat_ramrod(f.h), 0);
+	assert_int_equal(msgs.n, 1);
+	/* an attention goes by the default SB; a second one waits for the ack */
+	raise_mcp_attention(f.m, 1);
+	assert_int_equal(msgs.n, 2);
+	raise_mcp_attention(f.m, 1);
+	assert_int_equal(msgs.n, 2);
+	assert_int_equal(e4m_sb_stats_get(f.m, sp->igu_sb_id, &sbs), 0);
+	assert_true(sbs.msg_pending);
+	/* re-enabled with an index behind the SB's: sent again */
+	sp->sb_ack = (sbs.prod_index - 1) & ECORE_SB_PROD_MASK;
+	ecore_sb_ack(sp, IGU_INT_ENABLE, true);
+	assert_int_equal(msgs.n, 3);
+	/* re-enabled up to date: nothing */
+	sp->sb_ack = sbs.prod_index;
+	ecore_sb_ack(sp, IGU_INT_ENABLE, true);
+	assert_int_equal(msgs.n, 3);
+	/* outstanding, then the PF's interrupts off and on: the next change sends */
+	raise_mcp_attention(f.m, 1);
+	assert_int_equal(msgs.n, 4);
+	ecore_int_sp_dpc(f.h);
+	raise_mcp_attention(f.m, 1);
+	assert_int_equal(msgs.n, 5);
+	ecore_int_igu_enable(f.h, f.ptt, ECORE_INT_MODE_POLL);
+	ecore_int_igu_enable(f.h, f.ptt, ECORE_INT_MODE_MSIX);
+	assert_int_equal(e4m_sb_stats_get(f.m, sp->igu_sb_id, &sbs), 0);
+	assert_false(sbs.msg_pending);
+	ecore_int_sp_dpc(f.h);
+	assert_int_equal(ecore_sp_pf_stop(f.h), 0);
+	fx_down(&f);
+	fx_destroy(&f);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -768,6 +894,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_chain_memory),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_spq_context_smaller_than_its_fields),
+		cmocka_unit_test(test_igu_cleanup),
+		cmocka_unit_test(test_msix_messages),
 	};
 
 	test_case_filter(argc, argv);

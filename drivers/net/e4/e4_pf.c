@@ -95,6 +95,40 @@ arg_mfw_timeout(const char *key, const char *val, void *opaque)
 	return 0;
 }
 
+/* XX:XX:XX:XX:XX:XX, unicast: port p's MAC is this + p */
+static int
+arg_mac(const char *key, const char *val, void *opaque)
+{
+	struct e4_args *a = opaque;
+	uint64_t b;
+	unsigned int i;
+
+	for (i = 0; val != NULL && i < 6; i++) {
+		if (omni_parse_uint_n(val + 3 * i, 2, 0, 0xff, OMNI_NUM_HEX_BARE, &b) != 0 ||
+		    val[3 * i + 2] != (i == 5 ? '\0' : ':'))
+			break;
+		a->model.base_mac[i] = b;
+	}
+	if (i < 6 || (a->model.base_mac[0] & 1)) {
+		ECORE_LOG(ERR, "devarg %s=%s: expected a unicast MAC XX:XX:XX:XX:XX:XX", key,
+			  val ? val : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+arg_mfw_version(const char *key, const char *val, void *opaque)
+{
+	struct e4_args *a = opaque;
+	uint64_t v;
+
+	if (omni_devarg_uint(key, val, 1, UINT32_MAX, OMNI_NUM_HEX, &v) != 0)
+		return -EINVAL;
+	a->model.mfw_version = v;
+	return 0;
+}
+
 /* NAME[:A0[:A1]] */
 static int
 arg_fault(const char *key, const char *val, void *opaque)
@@ -147,6 +181,8 @@ static const struct omni_devarg e4_devargs[] = {
 	{ "pfs", arg_pfs, OMNI_DEVARG_ONCE },
 	{ "pf", arg_pf, OMNI_DEVARG_ONCE },
 	{ "mfw_timeout_ms", arg_mfw_timeout, OMNI_DEVARG_ONCE },
+	{ "mac", arg_mac, OMNI_DEVARG_ONCE },
+	{ "mfw_version", arg_mfw_version, OMNI_DEVARG_ONCE },
 	{ "fault", arg_fault, 0 },
 };
 
@@ -206,6 +242,7 @@ e4_pf_open(struct e4_pf *pf, const char *name, const struct e4_args *a, struct e
 	pf->dev.bar_ops = &e4m_bar_ops;
 	pf->dev.bar_ctx = e4m_pf_ctx(pf->model, a->pf);
 	pf->dev.fw = pf->fw;
+	pf->dev.load_fw_version = a->load_fw_version;
 	if (pf->dev.bar_ctx == NULL) {
 		ECORE_LOG(ERR, "%s: PF %u is not on the adapter", name, a->pf);
 		rc = -ENODEV;

@@ -39,6 +39,8 @@ struct e4_args {
 	struct e4m_config model;	/**< the adapter to model */
 	uint8_t pf;			/**< the PF this port drives */
 	uint32_t mfw_timeout_ms;	/**< MFW mailbox timeout (0: 5 s) */
+	/** Storm firmware LOAD_REQ announces (0: 8.42.2.0; not a devarg: tests). */
+	uint32_t load_fw_version;
 	unsigned int n_faults;		/**< entries of faults[] */
 	/** Fault switches to set on the model (fault=NAME[:A0[:A1]]). */
 	struct {

@@ -155,6 +155,12 @@ struct ecore_dev {
 	/** The parsed init-values file (ecore_init_fw.h); set before hw_init. */
 	const struct ecore_fw_image *fw;
 	uint32_t drv_version;		/**< sent with SET_VERSION and LOAD_REQ */
+	/**
+	 * The storm firmware LOAD_REQ announces (major << 24 | minor << 16 |
+	 * rev << 8 | eng; 0: 8.42.2.0, the init file's). The device serves the
+	 * HSI of this version; tests set another to drive the model's choice.
+	 */
+	uint32_t load_fw_version;
 };
 
 /** True for a QL45000 (BB). */

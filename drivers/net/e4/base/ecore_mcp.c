@@ -8,9 +8,8 @@
 #include "ecore_mcp.h"
 #include "ecore_reg.h"
 
-/* The firmware the load request names (the init file's 8.42.2.0): its PDA
- * component version (major | minor << 8) and its version word. */
-#define ECORE_PDA_COMP		(8u | 42u << 8)
+/* The firmware the load request names by default (the init file's 8.42.2.0);
+ * the PDA component version is its major | minor << 8. */
 #define ECORE_FW_VERSION	0x082a0200u
 
 /* Mailbox poll interval, and the SHMEM-ready poll (sup_msgs). */
@@ -425,16 +424,19 @@ load_req_send(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt,
 	uint8_t req[16], rsp[16];
 	struct ecore_mcp_mb_params mb = {
 		.cmd = DRV_MSG_CODE_LOAD_REQ,
-		.param = (ECORE_PDA_COMP & LOAD_REQ_PARAM_PDA_MASK) |
-			LOAD_REQ_HSI_VERSION << LOAD_REQ_PARAM_HSI_SHIFT |
+		.param = LOAD_REQ_HSI_VERSION << LOAD_REQ_PARAM_HSI_SHIFT |
 			LOAD_REQ_DRV_TYPE_LINUX << LOAD_REQ_PARAM_DRV_TYPE_SHIFT |
 			LOAD_REQ_PARAM_INIT_HW,
 		.data_in = req, .data_in_len = sizeof(req),
 		.data_out = rsp, .data_out_len = sizeof(rsp),
 	};
+	uint32_t fw_ver = p_hwfn->p_dev->load_fw_version != 0 ?
+		p_hwfn->p_dev->load_fw_version : ECORE_FW_VERSION;
 	enum _ecore_status_t rc;
 	uint32_t misc0;
 
+	/* the PDA component version is the announced firmware's major | minor << 8 */
+	mb.param |= ((fw_ver >> 24) | ((fw_ver >> 16) & 0xff) << 8) & LOAD_REQ_PARAM_PDA_MASK;
 	misc0 = (uint32_t)(p->drv_role != 0 ? p->drv_role : DRV_ROLE_OS) <<
 		LOAD_REQ_MISC0_ROLE_SHIFT;
 	misc0 |= (uint32_t)p->timeout_val << LOAD_REQ_MISC0_LOCK_TO_SHIFT;
@@ -443,7 +445,7 @@ load_req_send(struct ecore_hwfn *p_hwfn, struct ecore_ptt *p_ptt,
 		misc0 |= (uint32_t)LOAD_REQ_FLAGS0_AVOID_RESET << LOAD_REQ_MISC0_FLAGS0_SHIFT;
 	omni_put_le32(req + LOAD_REQ_DRV_VER_0_OFF, p_hwfn->p_dev->drv_version);
 	omni_put_le32(req + LOAD_REQ_DRV_VER_1_OFF, 0);
-	omni_put_le32(req + LOAD_REQ_FW_VER_OFF, ECORE_FW_VERSION);
+	omni_put_le32(req + LOAD_REQ_FW_VER_OFF, fw_ver);
 	omni_put_le32(req + LOAD_REQ_MISC0_OFF, misc0);
 	rc = ecore_mcp_cmd_and_union(p_hwfn, p_ptt, &mb);
 	*resp = mb.mcp_resp;

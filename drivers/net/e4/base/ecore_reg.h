@@ -118,6 +118,27 @@ enum reserved_ptts {
 #define IGU_REG_LEADING_EDGE_LATCH		0x18082c
 #define IGU_REG_TRAILING_EDGE_LATCH		0x180830
 #define IGU_REG_ATTENTION_ENABLE		0x18083c
+/**
+ * The IGU's command register pair: a write to CTRL runs the command whose
+ * data was written to 32LSB_DATA before. A cleanup (SET command on an SB's
+ * INT_ACK address) reports done in CLEANUP_STATUS_0 + 0x80 * type, one bit
+ * per SB (set by a cleanup-set, cleared by a cleanup-clear).
+ */
+#define IGU_REG_COMMAND_REG_32LSB_DATA		0x180840
+#define IGU_REG_COMMAND_REG_CTRL		0x180848
+#define IGU_REG_CLEANUP_STATUS_0		0x180980
+/** IGU_REG_COMMAND_REG_CTRL: opaque FID, command address, read/write. */
+#define IGU_CTRL_FID_MASK			0xffffu
+#define IGU_CTRL_ADDR_SHIFT			16
+#define IGU_CTRL_ADDR_MASK			0xfffu
+#define IGU_CTRL_WRITE				(1u << 31)
+/** IGU_REG_COMMAND_REG_32LSB_DATA of a cleanup. */
+#define IGU_CLEANUP_SET				(1u << 27)
+#define IGU_CLEANUP_TYPE_SHIFT			28
+#define IGU_CLEANUP_TYPE_MASK			0x7u
+#define IGU_CLEANUP_CMD_SET			(1u << 31)
+/** Cleanup types (status register groups). */
+#define IGU_CLEANUP_TYPES			5
 /** IGU commands (GRC IGU_CMD_GRC_BASE + (cmd - IGU_CMD_INT_ACK_BASE) * 8, GTT window 2). */
 #define IGU_CMD_INT_ACK_BASE			0x400
 #define IGU_CMD_ATTN_BIT_SET_UPPER		0x5f1

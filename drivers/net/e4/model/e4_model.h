@@ -17,8 +17,8 @@
  * The model does not run storm microcode: it stores what is written and
  * counts it. Every access runs synchronously in the caller's thread under the
  * adapter's lock (the device's answer is ready when the access returns).
- * Device memory accesses (DMAE, EQ, status blocks) go through
- * ecore_osal_iova2virt(); an address outside the process's DMA memory is a
+ * Device memory accesses (DMAE, EQ, status blocks) go through the config's
+ * dma hook (default ecore_osal_iova2virt()); an address it does not map is a
  * counted fault, never a wild access.
  */
 
@@ -41,7 +41,51 @@ struct e4m_config {
 	uint8_t num_pfs;	/**< PFs (default = num_ports); PF i is on port i % num_ports */
 	uint8_t base_mac[6];	/**< port p's MAC = base_mac + p (default 00:0e:1e:00:00:00) */
 	uint32_t mfw_version;	/**< reported MFW version (default 8.59.22.0 = 0x083b1600) */
+	/**
+	 * How the device reaches host memory (DMAE, SPQ, EQ, status blocks):
+	 * the memory behind @p len bytes at @p iova, or NULL (a fault). NULL
+	 * hook: ecore_osal_iova2virt() (the process's DMA memory). vpci sets
+	 * its container lookup here.
+	 */
+	void *(*dma)(void *ctx, uint64_t iova, size_t len);
+	void *dma_ctx;		/**< the hook's context */
+	/**
+	 * How the device sends an MSI-X message: vector @p vector of PF @p pf
+	 * (its IGU CAM vector number). Called with the adapter's lock held, on
+	 * whichever thread made the access that produced it (possibly in a
+	 * signal handler: async-signal-safe only). NULL: no messages (the
+	 * driver polls). vpci sets vpci_irq_raise() here.
+	 */
+	void (*irq)(void *ctx, unsigned int pf, unsigned int vector);
+	void *irq_ctx;		/**< the hook's context */
 };
+
+/**
+ * The firmware interfaces (HSIs) the model serves, chosen per engine by the
+ * storm firmware version the first driver announces in LOAD_REQ (fw_ver):
+ * the device runs whatever microcode that driver's init file loads.
+ */
+enum e4m_hsi {
+	E4M_HSI_NONE,		/**< nothing loaded */
+	E4M_HSI_8_40_33,	/**< FW 8.40.33: what DPDK 22.11's net_qede speaks */
+	E4M_HSI_8_42_2,		/**< FW 8.42.2: the real init file's, our base layer's */
+};
+
+/** Where the served HSIs differ, for what the model reads (e4-firmware.md §5). */
+struct e4m_hsi_layout {
+	const char *name;		/**< "8.40.33" */
+	uint32_t fw_version;		/**< major << 24 | minor << 16 | rev << 8 */
+	uint16_t pf_start_size;		/**< pf_start_ramrod_data bytes */
+	uint16_t vport_start_size;	/**< vport_start_ramrod_data bytes */
+	uint8_t eth_ramrod_max;		/**< highest ETH ramrod / EQE id */
+	uint8_t txq_pmd_mode_bit;	/**< tx_queue_start flags: PMD_MODE bit */
+};
+
+/**
+ * @param hsi  An HSI.
+ * @return Its layout, or NULL for E4M_HSI_NONE / an unknown value.
+ */
+const struct e4m_hsi_layout *e4m_hsi_layout(enum e4m_hsi hsi);
 
 /** Fault switches (e4m_fault_set()); each stays on until cleared. */
 enum e4m_fault {
@@ -162,6 +206,18 @@ void e4m_grc_poke(struct e4m_dev *m, uint32_t addr, uint32_t val);
  * @return The driver version the PF told the MFW (LOAD_REQ, SET_VERSION), 0 if none.
  */
 uint32_t e4m_pf_drv_version(struct e4m_dev *m, unsigned int pf);
+/**
+ * @param m   The adapter.
+ * @param pf  A PF of it.
+ * @return The HSI PF @p pf was loaded with (E4M_HSI_NONE: not loaded).
+ */
+enum e4m_hsi e4m_pf_hsi(struct e4m_dev *m, unsigned int pf);
+/**
+ * @param m   The adapter.
+ * @param pf  A PF of it.
+ * @return The storm firmware version PF @p pf announced in LOAD_REQ, 0 if none.
+ */
+uint32_t e4m_pf_fw_version(struct e4m_dev *m, unsigned int pf);
 /**
  * Copy the counters.
  * @param m   The adapter.

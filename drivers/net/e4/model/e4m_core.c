@@ -150,7 +150,8 @@ e4m_grc_read(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr)
 void *
 e4m_dma(struct e4m_dev *m, uint64_t iova, size_t len)
 {
-	void *va = ecore_osal_iova2virt(iova, len);
+	void *va = m->cfg.dma != NULL ? m->cfg.dma(m->cfg.dma_ctx, iova, len) :
+		ecore_osal_iova2virt(iova, len);
 
 	if (va == NULL) {
 		m->stats.dma_faults++;

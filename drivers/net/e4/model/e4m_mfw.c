@@ -31,7 +31,11 @@
  *   and the cable is in (e4m_link_set(), in by default); PF n's MAC is
  *   base_mac + n (PF n < num_ports sits on port n);
  * - every mailbox starts at sequence number 0xfffd, as a previous driver
- *   could have left it, so each bring-up crosses the 16-bit wrap.
+ *   could have left it, so each bring-up crosses the 16-bit wrap;
+ * - LOAD_REQ's fw_ver picks the HSI the engine serves (enum e4m_hsi): the
+ *   engine's first load sets it; a storm firmware the model does not serve,
+ *   or a later load announcing another firmware than the engine runs, is
+ *   refused PDA (the PDA component version is that firmware's major.minor).
  */
 
 #include "base/ecore_mfw_if.h"
@@ -50,6 +54,8 @@ struct mfw_fn {
 	enum fn_state state;
 	uint8_t role;
 	uint32_t drv_version;
+	uint32_t fw_version;	/* LOAD_REQ's fw_ver */
+	enum e4m_hsi hsi;
 };
 
 struct mfw_port {
@@ -68,7 +74,37 @@ struct e4m_mfw {
 	struct mfw_port port[MFW_MAX_PORTS];
 	unsigned int engine_loads;
 	unsigned int port_loads[MFW_MAX_PORTS];
+	uint32_t engine_fw;		/* the firmware the engine runs (while loaded) */
 };
+
+static const struct e4m_hsi_layout hsi_layouts[] = {
+	[E4M_HSI_8_40_33] = { .name = "8.40.33", .fw_version = 0x08282100,
+		.pf_start_size = 72, .vport_start_size = 64, .eth_ramrod_max = 17,
+		.txq_pmd_mode_bit = 3 },
+	[E4M_HSI_8_42_2] = { .name = "8.42.2", .fw_version = 0x082a0200,
+		.pf_start_size = 72, .vport_start_size = 72, .eth_ramrod_max = 22,
+		.txq_pmd_mode_bit = 2 },
+};
+
+const struct e4m_hsi_layout *
+e4m_hsi_layout(enum e4m_hsi hsi)
+{
+	if (hsi <= E4M_HSI_NONE || (unsigned int)hsi >= RTE_DIM(hsi_layouts))
+		return NULL;
+	return &hsi_layouts[hsi];
+}
+
+/* The HSI of storm firmware @p fw_ver (major.minor.rev; eng ignored). */
+static enum e4m_hsi
+hsi_of(uint32_t fw_ver)
+{
+	unsigned int h;
+
+	for (h = E4M_HSI_NONE + 1; h < RTE_DIM(hsi_layouts); h++)
+		if ((fw_ver & ~0xffu) == hsi_layouts[h].fw_version)
+			return h;
+	return E4M_HSI_NONE;
+}
 
 static bool
 is_bb(const struct e4m_dev *m)
@@ -145,6 +181,37 @@ e4m_pf_drv_version(struct e4m_dev *m, unsigned int pf)
 	return v;
 }
 
+enum e4m_hsi
+e4m_pf_hsi(struct e4m_dev *m, unsigned int pf)
+{
+	enum e4m_hsi h = E4M_HSI_NONE;
+
+	ecore_osal_spin_lock(&m->lock);
+	if (pf < m->cfg.num_pfs && m->mfw != NULL)
+		h = m->mfw->fn[pf].hsi;
+	ecore_osal_spin_unlock(&m->lock);
+	return h;
+}
+
+uint32_t
+e4m_pf_fw_version(struct e4m_dev *m, unsigned int pf)
+{
+	uint32_t v = 0;
+
+	ecore_osal_spin_lock(&m->lock);
+	if (pf < m->cfg.num_pfs && m->mfw != NULL)
+		v = m->mfw->fn[pf].fw_version;
+	ecore_osal_spin_unlock(&m->lock);
+	return v;
+}
+
+/* The HSI PF @p pf runs (lock held; E4M_HSI_NONE: not loaded). */
+enum e4m_hsi
+e4m_mfw_pf_hsi(struct e4m_dev *m, unsigned int pf)
+{
+	return m->mfw != NULL && pf < E4M_MAX_PFS ? m->mfw->fn[pf].hsi : E4M_HSI_NONE;
+}
+
 int
 e4m_mfw_link_set(struct e4m_dev *m, unsigned int port, bool up, uint32_t speed_mbps)
 {
@@ -187,6 +254,8 @@ fn_release(struct e4m_dev *m, unsigned int pf)
 	if (f->fn[pf].state == FN_NONE)
 		return;
 	f->fn[pf].state = FN_NONE;
+	f->fn[pf].hsi = E4M_HSI_NONE;
+	f->fn[pf].fw_version = 0;
 	f->engine_loads--;
 	f->port_loads[m->fns[pf].port]--;
 }
@@ -196,10 +265,12 @@ do_load_req(struct e4m_dev *m, unsigned int pf, uint32_t mb, uint32_t param)
 {
 	const struct e4m_fault_state *fault = e4m_fault(m, E4M_FAULT_LOAD_REFUSED);
 	struct e4m_mfw *f = m->mfw;
-	uint32_t u = DRV_MB_UNION_OFF, misc0, force, code;
+	uint32_t u = DRV_MB_UNION_OFF, misc0, force, code, fw_ver;
 	unsigned int port = m->fns[pf].port;
+	enum e4m_hsi hsi;
 
 	misc0 = mb_rd(m, mb, u + LOAD_REQ_MISC0_OFF);
+	fw_ver = mb_rd(m, mb, u + LOAD_REQ_FW_VER_OFF);
 	force = (misc0 >> LOAD_REQ_MISC0_FORCE_SHIFT) & 0xf;
 	if (fault != NULL) {
 		m->stats.load_refusals++;
@@ -212,6 +283,7 @@ do_load_req(struct e4m_dev *m, unsigned int pf, uint32_t mb, uint32_t param)
 	if (f->fn[pf].state != FN_NONE) {
 		if (force == LOAD_REQ_FORCE_NONE) {
 			/* Tell the driver who is there. */
+			mb_wr(m, mb, u + LOAD_RSP_FW_VER_OFF, f->fn[pf].fw_version);
 			mb_wr(m, mb, u + LOAD_RSP_MISC0_OFF, f->fn[pf].role |
 			      LOAD_REQ_HSI_VERSION << LOAD_RSP_MISC0_HSI_SHIFT |
 			      LOAD_RSP_FLAGS0_DRV_EXISTS << LOAD_RSP_MISC0_FLAGS0_SHIFT);
@@ -222,7 +294,18 @@ do_load_req(struct e4m_dev *m, unsigned int pf, uint32_t mb, uint32_t param)
 			f->fn[pf].role);
 		fn_release(m, pf);
 	}
+	hsi = hsi_of(fw_ver);
+	if (hsi == E4M_HSI_NONE || (f->engine_loads != 0 && (fw_ver & ~0xffu) != f->engine_fw)) {
+		E4M_LOG(m, WARNING, "PF %u: LOAD_REQ for storm firmware %u.%u.%u.%u refused: %s",
+			pf, fw_ver >> 24, (fw_ver >> 16) & 0xff, (fw_ver >> 8) & 0xff,
+			fw_ver & 0xff, hsi == E4M_HSI_NONE ? "an HSI the model does not serve" :
+			"the engine runs another firmware");
+		mb_wr(m, mb, u + LOAD_RSP_FW_VER_OFF, f->engine_fw);
+		m->stats.load_refusals++;
+		return FW_MSG_CODE_DRV_LOAD_REFUSED_PDA;
+	}
 	if (f->engine_loads == 0) {
+		f->engine_fw = fw_ver & ~0xffu;
 		code = FW_MSG_CODE_DRV_LOAD_ENGINE;
 		m->stats.loads[0]++;
 	} else if (f->port_loads[port] == 0) {
@@ -237,6 +320,9 @@ do_load_req(struct e4m_dev *m, unsigned int pf, uint32_t mb, uint32_t param)
 	f->fn[pf].state = FN_LOADING;
 	f->fn[pf].role = (misc0 >> LOAD_REQ_MISC0_ROLE_SHIFT) & 0xff;
 	f->fn[pf].drv_version = mb_rd(m, mb, u + LOAD_REQ_DRV_VER_0_OFF);
+	f->fn[pf].fw_version = fw_ver;
+	f->fn[pf].hsi = hsi;
+	mb_wr(m, mb, u + LOAD_RSP_FW_VER_OFF, fw_ver);
 	/* load_rsp: the request's versions back, our role and HSI. */
 	mb_wr(m, mb, u + LOAD_RSP_MISC0_OFF, f->fn[pf].role |
 	      LOAD_REQ_HSI_VERSION << LOAD_RSP_MISC0_HSI_SHIFT);

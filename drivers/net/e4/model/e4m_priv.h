@@ -110,6 +110,8 @@ int e4m_mfw_init(struct e4m_dev *m);
 void e4m_mfw_fini(struct e4m_dev *m);
 /** The MFW's side of e4m_link_set(). */
 int e4m_mfw_link_set(struct e4m_dev *m, unsigned int port, bool up, uint32_t speed_mbps);
+/** The HSI PF @p pf was loaded with (E4M_HSI_NONE: not loaded). */
+enum e4m_hsi e4m_mfw_pf_hsi(struct e4m_dev *m, unsigned int pf);
 int e4m_dmae_init(struct e4m_dev *m);
 void e4m_dmae_fini(struct e4m_dev *m);
 /** The storms' answers that are not ramrods (final cleanup): e4m_storm.c. */

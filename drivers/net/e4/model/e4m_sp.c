@@ -54,6 +54,31 @@ struct e4m_sp {
 
 /* ---- status blocks ---- */
 
+/*
+ * The IGU's message for SB @p sb after its status block changed: one MSI-X
+ * message when the PF has MSI-X on and the SB's interrupt is enabled (its
+ * last ack was not IGU_INT_DISABLE), then none until the driver re-enables it
+ * with an IGU_INT_ENABLE ack (igu_cmd_wr() sends again if the SB moved past
+ * the index that ack carries). The vector is the SB's CAM vector number.
+ */
+static void
+sb_msg(struct e4m_dev *m, unsigned int sb)
+{
+	struct e4m_sb_stats *s = &m->sp->sbs[sb].st;
+	unsigned int pf = sb / E4M_SBS_PER_PF;
+	uint32_t conf;
+
+	if (m->cfg.irq == NULL || pf >= m->cfg.num_pfs)
+		return;
+	conf = m->sp->pfs[pf].st.igu_conf;
+	if (!(conf & IGU_PF_CONF_FUNC_EN) || !(conf & IGU_PF_CONF_MSI_MSIX_EN) ||
+	    s->last_int_cmd == IGU_INT_DISABLE || s->msg_pending)
+		return;
+	s->msg_pending = true;
+	s->msgs++;
+	m->cfg.irq(m->cfg.irq_ctx, pf, sb % E4M_SBS_PER_PF);
+}
+
 /* Write PI @p pi (-1: none) of IGU SB @p sb and bump its prod_index. */
 static bool
 sb_update(struct e4m_dev *m, unsigned int sb, int pi, uint16_t val)
@@ -74,6 +99,7 @@ sb_update(struct e4m_dev *m, unsigned int sb, int pi, uint16_t val)
 	/* the PI before the index that announces it */
 	__atomic_store_n(&b->prod_index, OMNI_LE32(s->prod_index), __ATOMIC_RELEASE);
 	s->updates++;
+	sb_msg(m, sb);
 	return true;
 }
 
@@ -112,6 +138,8 @@ e4m_sp_attention(struct e4m_dev *m, unsigned int pf, uint32_t bits)
 		return;
 	}
 	m->stats.attentions++;
+	/* the attention segment belongs to the PF's default SB (vector 0) */
+	sb_msg(m, pf * E4M_SBS_PER_PF);
 }
 
 /* ---- GRC hooks ---- */
@@ -142,6 +170,11 @@ igu_cmd_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, vo
 		if (val & IGU_PROD_CONS_UPDATE_FLAG)
 			s->last_ack = val & IGU_PROD_CONS_SB_INDEX_MASK;
 		s->last_int_cmd = (val >> IGU_PROD_CONS_INT_CMD_SHIFT) & IGU_PROD_CONS_INT_CMD_MASK;
+		if (s->last_int_cmd == IGU_INT_ENABLE && s->msg_pending) {
+			s->msg_pending = false;
+			if (s->last_ack != (s->prod_index & IGU_PROD_CONS_SB_INDEX_MASK))
+				sb_msg(m, slot);
+		}
 		return;
 	}
 	switch (slot + IGU_CMD_INT_ACK_BASE) {
@@ -159,6 +192,15 @@ igu_cmd_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, vo
 }
 
 static void
+pf_msgs_clear(struct e4m_dev *m, unsigned int pf)
+{
+	unsigned int sb;
+
+	for (sb = pf * E4M_SBS_PER_PF; sb < (pf + 1) * E4M_SBS_PER_PF && sb < NUM_SBS; sb++)
+		m->sp->sbs[sb].st.msg_pending = false;
+}
+
+static void
 igu_reg_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, void *arg)
 {
 	struct e4m_sp_pf *p;
@@ -170,6 +212,9 @@ igu_reg_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, vo
 	switch (addr) {
 	case IGU_REG_PF_CONFIGURATION:
 		p->st.igu_conf = val;
+		/* interrupts off: no message outstanding (the next enable starts afresh) */
+		if (!(val & IGU_PF_CONF_FUNC_EN) || !(val & IGU_PF_CONF_MSI_MSIX_EN))
+			pf_msgs_clear(m, fn->pf);
 		break;
 	case IGU_REG_ATTN_MSG_ADDR_L:
 		p->attn_lo = val;
@@ -182,6 +227,40 @@ igu_reg_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, vo
 	default:
 		break;
 	}
+}
+
+/*
+ * The IGU command register: the cleanup of one SB (qede cleans every SB of
+ * its PF at hw_init and again at close, and waits up to 5 s per SB for the
+ * status bit). The model keeps no IGU-internal SB state to clean: the
+ * command completes at once, its status bit follows the set/clear.
+ */
+static void
+igu_ctrl_wr(struct e4m_dev *m, struct e4m_fn *fn, uint32_t addr, uint32_t val, void *arg)
+{
+	uint32_t cmd, data = 0, type, sb, st_addr, st = 0;
+
+	RTE_SET_USED(fn);
+	RTE_SET_USED(arg);
+	if (addr != IGU_REG_COMMAND_REG_CTRL)
+		return;
+	cmd = (val >> IGU_CTRL_ADDR_SHIFT) & IGU_CTRL_ADDR_MASK;
+	e4m_grc_get(m, IGU_REG_COMMAND_REG_32LSB_DATA, &data);
+	type = (data >> IGU_CLEANUP_TYPE_SHIFT) & IGU_CLEANUP_TYPE_MASK;
+	if (!(val & IGU_CTRL_WRITE) || !(data & IGU_CLEANUP_CMD_SET) ||
+	    cmd < IGU_CMD_INT_ACK_BASE || cmd - IGU_CMD_INT_ACK_BASE >= NUM_SBS ||
+	    type >= IGU_CLEANUP_TYPES) {
+		m->stats.bad_accesses++;
+		return;
+	}
+	sb = cmd - IGU_CMD_INT_ACK_BASE;
+	st_addr = IGU_REG_CLEANUP_STATUS_0 + 0x80 * type + sb / 32 * 4;
+	e4m_grc_get(m, st_addr, &st);
+	if (data & IGU_CLEANUP_SET)
+		st |= 1u << (sb % 32);
+	else
+		st &= ~(1u << (sb % 32));
+	e4m_grc_set(m, st_addr, st);
 }
 
 static void
@@ -416,10 +495,17 @@ e4m_sp_pf_reset(struct e4m_dev *m, unsigned int pf)
 static int
 pf_start(struct e4m_dev *m, unsigned int pf, uint64_t data)
 {
+	const struct e4m_hsi_layout *hl = e4m_hsi_layout(e4m_mfw_pf_hsi(m, pf));
 	struct e4m_sp_pf *p = &m->sp->pfs[pf];
-	const struct pf_start_ramrod_data *d = e4m_dma(m, data, sizeof(*d));
+	const struct pf_start_ramrod_data *d;
 	uint16_t sb;
 
+	/* the data as the PF's HSI lays it out (a PF never loaded: 8.42.2's); the
+	 * fields read are at the same offsets in every served HSI */
+	if (hl == NULL)
+		hl = e4m_hsi_layout(E4M_HSI_8_42_2);
+	RTE_BUILD_BUG_ON(sizeof(*d) > 72);
+	d = e4m_dma(m, data, RTE_MAX(hl->pf_start_size, sizeof(*d)));
 	if (d == NULL)
 		return -EFAULT;
 	sb = OMNI_LE16(d->event_ring_sb_id);
@@ -607,6 +693,8 @@ e4m_sp_init(struct e4m_dev *m)
 		}
 	rc |= e4m_hook_add(m, IGU_CMD_GRC_BASE, IGU_CMD_GRC_BASE + 0x1000, igu_cmd_wr, NULL, NULL);
 	rc |= e4m_hook_add(m, IGU_REG_PF_CONFIGURATION, IGU_REG_ATTN_MSG_ADDR_H + 4, igu_reg_wr,
+			   NULL, NULL);
+	rc |= e4m_hook_add(m, IGU_REG_COMMAND_REG_CTRL, IGU_REG_COMMAND_REG_CTRL + 4, igu_ctrl_wr,
 			   NULL, NULL);
 	rc |= e4m_hook_add(m, CAU_REG_SB_ADDR_MEMORY, CAU_REG_SB_ADDR_MEMORY + NUM_SBS * 8,
 			   cau_addr_wr, NULL, NULL);

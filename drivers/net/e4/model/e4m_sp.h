@@ -54,6 +54,8 @@ struct e4m_sb_stats {
 	uint8_t last_int_cmd;		/**< enum igu_int_cmd of the last ack */
 	uint64_t acks;			/**< IGU ack commands */
 	uint64_t updates;		/**< status-block writes */
+	uint64_t msgs;			/**< MSI-X messages sent for it */
+	bool msg_pending;		/**< sent, not re-enabled by an IGU_INT_ENABLE ack yet */
 };
 
 /** Ramrod return code for a ramrod the model does not know. */
