@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 omniplane authors
+#
+# The IB CM over the GSI QP, our end to our end: two vhost-user-rdma
+# backends, one device each, joined by a net_memif wire; vrdma-perf --cm
+# on each device as rdmacm-utils' rping server and client:
+#
+#  1. a REQ for a port nobody listens on gets a REJ (reason 8, invalid
+#     service ID, as Linux's cm.c): the client says so and exits 1, the
+#     server's CM counts it (rej_no_listener) and keeps listening;
+#  2. rping of 64 B x 10 and 4000 B x 20 (4 packets of 1024 each way),
+#     both ends verifying every ping (the server: each READ is rping's
+#     pattern; the client: each WRITE back equals its source), each
+#     connection set up by REQ / REP / RTU and torn down by DREQ / DREP;
+#     the first run finds the peer's MAC by ARP on the devices' Ethernet
+#     queues, the second is given it (--peer-mac);
+#  3. a client whose server is not there: the REQ is resent and the
+#     connection times out (exit 1, "no connection").
+#
+# Usage: test_vrdma_cm.sh SRC_DIR BUILD_DIR [SANITIZE]
+set -uo pipefail
+. "$1/tests/system/lib.sh"
+
+backend=$build/app/vhost-user-rdma/vhost-user-rdma
+perf=$build/app/vrdma-perf/vrdma-perf
+eal=(--no-huge --no-pci --no-telemetry --log-level=lib.eal:warning
+     --log-level=pmd.net.memif:error --log-level=lib.vhost.config:warning)
+mac_a=02:56:52:44:4d:00  # the backend's default
+mac_b=02:56:52:44:4d:10
+
+# backend NAME ARGS...: start one in the background, wait until it serves
+backend() {
+	local name=$1
+	shift
+	timeout 600 "$backend" -l 0-1 "${eal[@]}" -m 256 --file-prefix "$prefix-$name" "$@" \
+		--idle-sleep 10 > "$work/$name.log" 2>&1 &
+	eval "pid_$name=$!"
+	wait_log "$work/$name.log" '^serving [0-9]+ device' 30 ||
+		fail "backend $name starts" "$(tail -5 "$work/$name.log")"
+}
+runs=0
+# perf NAME ARGS...: vrdma-perf in the foreground, its output in $work/NAME.log
+perf() {
+	local name=$1
+	shift
+	runs=$((runs + 1))
+	timeout 120 "$perf" -l 0 "${eal[@]}" -m 256 --file-prefix "$prefix-p$runs" -- "$@" \
+		> "$work/$name.log" 2>&1
+}
+# server NAME ARGS...: a --cm server on device A in the background, listening on 7174
+server() {
+	local name=$1
+	shift
+	runs=$((runs + 1))
+	timeout 120 "$perf" -l 0 "${eal[@]}" -m 256 --file-prefix "$prefix-p$runs" -- \
+		-a "$work/a.sock" --cm --listen 7174 --gid-ip 10.0.0.1 --accept-timeout 60 "$@" \
+		> "$work/$name.log" 2>&1 &
+	srv_pid=$!
+	wait_log "$work/$name.log" '^cm: listening on port 7174' 30 ||
+		fail "$name: the server listens" "$(tail -5 "$work/$name.log")"
+}
+
+backend wa --vdev "net_memif0,role=server,socket=$work/wire.sock" -- -s "$work/a.sock"
+backend wb --vdev "net_memif0,role=client,socket=$work/wire.sock" -- -s "$work/b.sock" \
+	--mac "$mac_b"
+client=(-a "$work/b.sock" --cm --connect 10.0.0.1 --gid-ip 10.0.0.2 --verify)
+
+# --- 1. a REQ to a port nobody listens on, then 2. rping on the listened one
+server s1 --verify --iters 10
+perf rej "${client[@]}" --port 7175
+rc=$?
+expect_eq "REQ to port 7175 (nobody listens): the client exits 1" 1 "$rc"
+if grep -q 'the server rejected the connection: reason 8 (invalid service ID' "$work/rej.log"; then
+	pass "REQ to port 7175: REJ with reason 8 (invalid service ID), said by the client"
+else
+	fail "REQ to port 7175: REJ reason 8" "$(tail -5 "$work/rej.log")"
+fi
+if grep -q 'rx_rej=1 ' "$work/rej.log"; then
+	pass "the client's CM took one REJ"
+else
+	fail "the client's CM took one REJ" "$(grep '^cm: counters' "$work/rej.log")"
+fi
+perf c1 "${client[@]}" --port 7174 --iters 10
+expect_eq "rping client 64 B x 10 through the CM exits 0" 0 $?
+wait "$srv_pid"
+expect_eq "rping server exits 0 once the client disconnected" 0 $?
+if grep -q '^rping client: 10 pings of 64 bytes, every one written back verified' \
+	"$work/c1.log" &&
+   grep -q '^rping server: 10 pings of up to 64 bytes served, every one read verified' \
+	"$work/s1.log"; then
+	pass "rping 64 B x 10: every ping read by the server and written back, both verified"
+else
+	fail "rping 64 B x 10 verified" "$(tail -5 "$work/c1.log")
+$(tail -5 "$work/s1.log")"
+fi
+if grep -q 'rej_no_listener=1 ' "$work/s1.log"; then
+	pass "the server's CM rejected the REQ for port 7175 (rej_no_listener=1) and went on"
+else
+	fail "the server's CM counted the REQ it rejected" "$(grep '^cm: counters' "$work/s1.log")"
+fi
+if grep -q '^cm: disconnected (DREP received)' "$work/c1.log"; then
+	pass "the client's DREQ was answered with a DREP"
+else
+	fail "DREQ / DREP" "$(tail -3 "$work/c1.log")"
+fi
+if grep -q '^cm: peer MAC .* (resolved)' "$work/c1.log"; then
+	pass "the client found the server's MAC by ARP"
+else
+	fail "the client found the server's MAC by ARP" "$(grep MAC "$work/c1.log")"
+fi
+
+# --- 2b. multi-packet pings, MACs given
+server s2 --verify --peer-mac "$mac_b" --size 4000
+perf c2 "${client[@]}" --peer-mac "$mac_a" --size 4000 --iters 20
+expect_eq "rping client 4000 B x 20 through the CM exits 0" 0 $?
+wait "$srv_pid"
+expect_eq "rping server (4000 B) exits 0" 0 $?
+if grep -q '^rping client: 20 pings of 4000 bytes, every one written back verified' \
+	"$work/c2.log" &&
+   grep -q '^rping server: 20 pings of up to 4000 bytes served, every one read verified' \
+	"$work/s2.log"; then
+	pass "rping 4000 B x 20 (4 packets each way): both ends verified"
+else
+	fail "rping 4000 B x 20 verified" "$(tail -5 "$work/c2.log")
+$(tail -5 "$work/s2.log")"
+fi
+
+# --- 3. nobody at the address: the REQ is resent, then the connection times out
+perf gone -a "$work/b.sock" --cm --connect 10.0.0.1 --gid-ip 10.0.0.2 --peer-mac "$mac_a" \
+	--port 7174 --cm-retries 1
+rc=$?
+expect_eq "a client with no server exits 1" 1 "$rc"
+if grep -q 'no connection (Connection timed out)' "$work/gone.log" &&
+   grep -Eq 'retransmits=[1-9]' "$work/gone.log"; then
+	pass "the REQ was resent, then the connection timed out"
+else
+	fail "REQ resent, then a timeout" "$(tail -4 "$work/gone.log")"
+fi
+
+stop "$pid_wa" 30
+rc_a=$?
+stop "$pid_wb" 30
+rc_b=$?
+expect_eq "both backends exit 0 on SIGINT" "0 0" "$rc_a $rc_b"
+finish
