@@ -16,8 +16,11 @@
 #     connection set up by REQ / REP / RTU and torn down by DREQ / DREP;
 #     the first run finds the peer's MAC by ARP on the devices' Ethernet
 #     queues, the second is given it (--peer-mac);
+#  2c. a client's pings larger than the server's --size: the server names
+#     the size and disconnects, the client hears it; both exit 1;
 #  3. a client whose server is not there: the REQ is resent and the
-#     connection times out (exit 1, "no connection").
+#     connection times out (exit 1, "no connection");
+#  4. bad --cm command lines exit 2 saying why.
 #
 # Usage: test_vrdma_cm.sh SRC_DIR BUILD_DIR [SANITIZE]
 set -uo pipefail
@@ -129,6 +132,21 @@ else
 $(tail -5 "$work/s2.log")"
 fi
 
+# --- 2c. a client's pings larger than the server's buffer (as rping -S): the server says
+# so and disconnects, the client hears of it; both exit 1
+server s3 --size 64
+perf c3 "${client[@]}" --peer-mac "$mac_a" --size 4000 --iters 2
+expect_eq "a client of 4000 B to a server of 64 B exits 1" 1 $?
+wait "$srv_pid"
+expect_eq "that server exits 1" 1 $?
+if grep -q "the client's size 4000 is not 1..64 (--size)" "$work/s3.log" &&
+   grep -q 'the server disconnected after 0 pings' "$work/c3.log"; then
+	pass "the server refused the larger pings by name and disconnected; the client said so"
+else
+	fail "size refused, disconnect heard" "$(tail -4 "$work/s3.log")
+$(tail -4 "$work/c3.log")"
+fi
+
 # --- 3. nobody at the address: the REQ is resent, then the connection times out
 perf gone -a "$work/b.sock" --cm --connect 10.0.0.1 --gid-ip 10.0.0.2 --peer-mac "$mac_a" \
 	--port 7174 --cm-retries 1 --accept-timeout 1
@@ -140,6 +158,21 @@ if grep -q 'no connection (Connection timed out)' "$work/gone.log" &&
 else
 	fail "REQ resent, then a timeout" "$(tail -4 "$work/gone.log")"
 fi
+
+# --- 4. bad command lines exit 2 and say why
+bad() { # NAME MESSAGE ARGS...
+	expect_exit "bad command line: $1" 2 "$2" timeout 30 "$perf" -l 0 "${eal[@]}" -m 64 \
+		--file-prefix "$prefix-bad" -- "${@:3}"
+}
+bad "--cm without an address" "--cm needs -a SOCKET, --gid-ip ADDRESS and either" \
+	-a x --cm --listen 1
+bad "--cm both server and client" "--cm needs -a SOCKET, --gid-ip ADDRESS and either" \
+	-a x --cm --listen 1 --connect 10.0.0.1 --gid-ip 10.0.0.2
+bad "--cm --size below rping's" "--cm --size 25: rping's sizes are 26..65535" \
+	-a x --cm --listen 1 --gid-ip 10.0.0.2 --size 25
+bad "--cm-retries 16" "--cm-retries '16': expected 0..15" -a x --cm --listen 1 --gid-ip 10.0.0.2 --cm-retries 16
+bad "--cm-retries without --cm" "--cm-retries is for --cm" -a x --pingpong rc --listen 1 \
+	--gid-ip 10.0.0.2 --cm-retries 3
 
 stop "$pid_wa" 30
 rc_a=$?
