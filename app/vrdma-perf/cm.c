@@ -699,7 +699,9 @@ client(void)
 		.max_cm_retries = opt.cm_retries,
 	};
 	struct roce_cm_ip_hdr ih = { .ip_version = 4 };
+	uint64_t hz = rte_get_timer_hz(), until, t;
 	uint8_t pd[ROCE_CM_IP_HDR_LEN];
+	bool retried = false;
 	uint32_t mtu_bytes;
 	char s[40];
 	int code, rc;
@@ -720,20 +722,39 @@ client(void)
 	}
 	p.private_data = pd;
 	p.private_data_len = sizeof(pd);
+	until = rte_get_timer_cycles() + opt.accept_secs * hz;
 	if (peer_get(p.dgid) == NULL)
 		return EXIT_FAIL;
-	cst = CS_CONNECTING;
-	rc = roce_cm_connect(cm, &p, &conn);
-	if (rc != 0) {
-		fprintf(stderr, "vrdma-perf: cm: connect: %s\n", strerror(-rc));
-		return EXIT_FAIL;
-	}
 	gid_str(s, p.dgid);
-	printf("cm: REQ to %s port %u (service ID 0x%016" PRIx64 "), QPN 0x%06x, path MTU %u\n",
-	       s, opt.connect_port, p.service_id, me.qpn, mtu_bytes);
-	fflush(stdout);
-	/* the CM's own retries and timeout end it (a REJ at the latest) */
-	wait_connected(opt.accept_secs);
+	for (;;) {
+		cst = CS_CONNECTING;
+		conn_status = 0;
+		rc = roce_cm_connect(cm, &p, &conn);
+		if (rc != 0) {
+			fprintf(stderr, "vrdma-perf: cm: connect: %s\n", strerror(-rc));
+			return EXIT_FAIL;
+		}
+		if (!retried)
+			printf("cm: REQ to %s port %u (service ID 0x%016" PRIx64 "), QPN 0x%06x, "
+			       "path MTU %u\n", s, opt.connect_port, p.service_id, me.qpn,
+			       mtu_bytes);
+		fflush(stdout);
+		/* the CM's own resends and timeout end it, if no answer does */
+		while (!omni_stop && cst == CS_CONNECTING)
+			pump();
+		/* nobody listens yet, or nobody answers yet: as a client waiting for its server */
+		if (omni_stop || rte_get_timer_cycles() + hz > until ||
+		    !((cst == CS_REJECTED && rej_reason == ROCE_CM_REJ_INVALID_SERVICE_ID) ||
+		      (cst == CS_FAILED && conn_status == -ETIMEDOUT)))
+			break;
+		if (!retried)
+			printf("cm: %s; trying again until --accept-timeout\n",
+			       cst == CS_REJECTED ? "nobody listens there yet (REJ)" :
+			       "no answer");
+		retried = true;
+		for (t = rte_get_timer_cycles() + hz; rte_get_timer_cycles() < t && !omni_stop;)
+			pump();
+	}
 	if (cst == CS_REJECTED) {
 		fprintf(stderr, "vrdma-perf: cm: the server rejected the connection: reason %u "
 			"(%s)\n", rej_reason, rej_str(rej_reason));
