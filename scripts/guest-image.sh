@@ -157,6 +157,13 @@ awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' <<<"$deps" |
 	esac
 done
 
+# glibc dlopens libgcc_s.so.1 to unwind a thread in pthread_exit() or a
+# cancellation (no ldd dependency): without it rping aborts as its threads end
+# ("libgcc_s.so.1 must be installed for pthread_exit to work"). The host's
+# (Debian 12, as the rest).
+cp -L "/$arch_lib/libgcc_s.so.1" "$root/$arch_lib/" ||
+	die "no /$arch_lib/libgcc_s.so.1 (libgcc-s1) to copy"
+
 # Busybox applets for everything not provided above.
 for a in $("$bb" --list-full); do
 	[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"

@@ -58,7 +58,7 @@ static unsigned int
 stall_secs_of_opts(void)
 {
 	unsigned int floor = opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD ||
-		opt.mode == PERFTEST ? INTEROP_STALL_SECS : STALL_SECS;
+		opt.mode == PERFTEST || opt.mode == CM_RPING ? INTEROP_STALL_SECS : STALL_SECS;
 	double window;
 
 	if (opt.qp_timeout == 0 || opt.retry_cnt == 7)
@@ -154,6 +154,8 @@ parse_args(int argc, char **argv)
 		{ "connect", required_argument, NULL, 'N' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "ud", no_argument, NULL, 'D' },
+		{ "cm", no_argument, NULL, 'W' },
+		{ "cm-retries", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -258,7 +260,8 @@ parse_args(int argc, char **argv)
 		fprintf(stderr, "vrdma-perf: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
-	if (opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD || opt.mode == PERFTEST)
+	if (opt.mode == PINGPONG_RC || opt.mode == PINGPONG_UD || opt.mode == PERFTEST ||
+	    opt.mode == CM_RPING)
 		return vperf_interop_args();
 	if (opt.sock[0] == NULL || opt.sock[1] == NULL) {
 		fprintf(stderr, "vrdma-perf: give both devices' sockets: -a SOCKET -b SOCKET\n");
@@ -1128,6 +1131,10 @@ main(int argc, char **argv)
 	}
 	if (opt.mode == PERFTEST) {
 		status = perftest_run();
+		goto out;
+	}
+	if (opt.mode == CM_RPING) {
+		status = cm_run();
 		goto out;
 	}
 	lc = rte_get_next_lcore(-1, 1, 0);

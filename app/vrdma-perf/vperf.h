@@ -35,7 +35,8 @@
 enum mode {
 	SEND_BW, WRITE_BW, READ_BW, SEND_LAT, UD_SEND_BW, ATOMIC_BW, WRITE_LAT,
 	PINGPONG_RC, PINGPONG_UD, PERFTEST,
-	READ_LAT, ATOMIC_LAT        /* --perftest's tests only */
+	READ_LAT, ATOMIC_LAT,       /* --perftest's tests only */
+	CM_RPING                    /* --cm: rping through the IB CM */
 };
 
 struct vperf_opt {
@@ -65,6 +66,9 @@ struct vperf_opt {
 	uint32_t connect_ip;        /* client: the server's IPv4 address (host order); 0: server */
 	uint16_t connect_port;      /* client: its TCP port (perftest's -p, default 18515) */
 	bool pt_ud;                 /* UD QPs (perftest's -c UD; send_bw) */
+	/* --cm: resends of a REQ or DREQ (Linux's RDMA CM: 15) */
+	uint8_t cm_retries;
+	bool cm_retries_set;
 };
 extern struct vperf_opt opt;
 
@@ -150,6 +154,9 @@ int pingpong_run(void);
 
 /* Interoperability: perftest's ib_send_bw / ib_write_bw, server or client. @return exit status. */
 int perftest_run(void);
+
+/* Interoperability: rping's server or client, connected through the IB CM. @return exit status. */
+int cm_run(void);
 
 /*
  * The interoperability modes' options (vperf_args.c): @p c is the option's

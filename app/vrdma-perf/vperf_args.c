@@ -21,6 +21,7 @@
 #include "vperf_arp.h"
 
 #define PERFTEST_PORT 18515   /* perftest's -p default (perftest_parameters.h DEF_PORT) */
+#define RPING_PORT 7174       /* rping's -p default */
 
 #define num_opt(name, val, min, max, out) \
 	omni_num_opt("vrdma-perf", name, val, min, max, OMNI_NUM_DEC, out)
@@ -40,11 +41,21 @@ vperf_interop_usage(void)
 		"                    8, the only size; _lat: 2),\n"
 		"                    1000 messages (write_bw 5000), tx-depth 128 (_lat: 1),\n"
 		"                    rx-depth 512; atomic_bw's --atomic-type: theirs -A\n"
+		"  --cm              connect through the IB CM over the GSI QP (as the\n"
+		"                    Linux RDMA CM) and be rdmacm-utils' rping: the server\n"
+		"                    (--listen PORT, theirs: rping -s -p PORT) or the client\n"
+		"                    (--connect IPV4 --port PORT: rping -c -a IPV4 -p PORT);\n"
+		"                    --size is their -S (default 64, 26..65535), --iters\n"
+		"                    their -C (client default 10; server: 0, as many as the\n"
+		"                    client sends), --verify their -V (the server also\n"
+		"                    checks each ping it reads is rping's)\n"
+		"  --cm-retries N    --cm: resends of an unanswered REQ or DREQ, 0..15\n"
+		"                    (default 15, as Linux's RDMA CM; each waits 4.3 s)\n"
 		"  --ud              --perftest send_bw over UD QPs (theirs: -c UD); a message\n"
 		"                    fits one packet of the path MTU\n"
 		"  --listen PORT     serve on this TCP port (theirs: 18515)\n"
-		"  --connect IPV4    --perftest client: the server's address\n"
-		"  --port PORT       --perftest client: the server's TCP port (default 18515)\n"
+		"  --connect IPV4    --perftest or --cm client: the server's address\n"
+		"  --port PORT       its TCP port (default 18515 --perftest, 7174 --cm)\n"
 		"  --gid-ip ADDR     our address: IPv4 (GID ::ffff:ADDR) or IPv6 (the GID);\n"
 		"                    ARP or neighbour solicitations for it are answered\n"
 		"  --peer-mac MAC    the peer's Ethernet address (default: asked for by\n"
@@ -61,6 +72,15 @@ vperf_interop_opt(int c, const char *arg)
 	uint64_t v;
 
 	switch (c) {
+	case 'W':
+		opt.mode = CM_RPING;
+		return 1;
+	case 'X':
+		if (!num_opt("cm-retries", arg, 0, 15, &v))
+			return -1;
+		opt.cm_retries = (uint8_t)v;
+		opt.cm_retries_set = true;
+		return 1;
 	case 'P':
 		if (strcmp(arg, "rc") != 0 && strcmp(arg, "ud") != 0) {
 			fprintf(stderr, "vrdma-perf: --pingpong '%s': expected rc or ud\n", arg);
@@ -234,14 +254,57 @@ perftest_args(void)
 	return 0;
 }
 
+/* --cm: one device, server (--listen) or client (--connect), our address; rping's sizes. */
+static int
+cm_args(void)
+{
+	if (opt.sock[0] == NULL || opt.sock[1] != NULL || !opt.gid_set ||
+	    (opt.listen_port == 0) == (opt.connect_ip == 0)) {
+		fprintf(stderr, "vrdma-perf: --cm needs -a SOCKET, --gid-ip ADDRESS and either "
+			"--listen PORT or --connect IPV4 (and no -b)\n");
+		return -1;
+	}
+	if (opt.connect_port != 0 && opt.connect_ip == 0) {
+		fprintf(stderr, "vrdma-perf: --port is the --connect server's\n");
+		return -1;
+	}
+	if (opt.connect_port == 0)
+		opt.connect_port = RPING_PORT;
+	if (!opt.cm_retries_set)
+		opt.cm_retries = 15;
+	if (opt.size == 0)
+		opt.size = 64;
+	if (opt.size < 26 || opt.size > 65535) {
+		fprintf(stderr, "vrdma-perf: --cm --size %u: rping's sizes are 26..65535\n",
+			opt.size);
+		return -1;
+	}
+	if (opt.iters == 0 && opt.connect_ip != 0)
+		opt.iters = 10;
+	/* rping's queues: 16 sends, one receive (a few slots: source, sink, messages) */
+	opt.tx_depth = 16;
+	opt.rx_depth = 4;
+	return 0;
+}
+
 int
 vperf_interop_args(void)
 {
-	if ((opt.connect_ip != 0 || opt.pt_ud) && opt.mode != PERFTEST) {
-		fprintf(stderr, "vrdma-perf: --connect and --ud are for --perftest\n");
+	if (opt.pt_ud && opt.mode != PERFTEST) {
+		fprintf(stderr, "vrdma-perf: --ud is for --perftest\n");
+		return -1;
+	}
+	if (opt.connect_ip != 0 && opt.mode != PERFTEST && opt.mode != CM_RPING) {
+		fprintf(stderr, "vrdma-perf: --connect is for --perftest and --cm\n");
 		return -1;
 	}
 	if (opt.accept_secs == 0)
 		opt.accept_secs = 300;
+	if (opt.cm_retries_set && opt.mode != CM_RPING) {
+		fprintf(stderr, "vrdma-perf: --cm-retries is for --cm\n");
+		return -1;
+	}
+	if (opt.mode == CM_RPING)
+		return cm_args();
 	return opt.mode == PERFTEST ? perftest_args() : pingpong_args();
 }

@@ -562,7 +562,8 @@ rx_req(struct roce_cm *cm, const struct roce_cm_addr *from, const uint8_t *mad, 
 	c->hop_limit = req.primary.hop_limit;
 	c->path_mtu = req.path_mtu;
 	c->local_ack_timeout = req.primary.local_ack_timeout;
-	c->rq_psn = req.starting_psn;
+	/* a REQ's starting PSN is the active side's receive PSN: our send PSN (Linux cm.c) */
+	c->sq_psn = req.starting_psn;
 	c->retry_count = req.retry_count;
 	c->qp_rnr_retry = req.rnr_retry_count;
 	c->req_resp_res = req.responder_resources;
@@ -735,7 +736,8 @@ rx_rep(struct roce_cm *cm, const struct roce_cm_addr *from, const uint8_t *mad)
 	c->remote_id = rep.local_comm_id;
 	c->remote_guid = rep.local_ca_guid;
 	c->remote_qpn = rep.local_qpn;
-	c->rq_psn = rep.starting_psn;
+	/* a REP's starting PSN is the passive side's receive PSN: our send PSN */
+	c->sq_psn = rep.starting_psn;
 	c->qp_rnr_retry = rep.rnr_retry_count;
 	if (c->initiator_depth > rep.responder_resources)
 		c->initiator_depth = rep.responder_resources;
@@ -1090,7 +1092,7 @@ roce_cm_connect(struct roce_cm *cm, const struct roce_cm_connect_param *p,
 	c->hop_limit = p->hop_limit != 0 ? p->hop_limit : 64;
 	c->path_mtu = p->path_mtu;
 	c->local_ack_timeout = p->local_ack_timeout;
-	c->sq_psn = p->starting_psn;
+	c->rq_psn = p->starting_psn;
 	c->initiator_depth = p->initiator_depth;
 	c->responder_resources = p->responder_resources;
 	c->retry_count = p->retry_count;
@@ -1157,7 +1159,7 @@ roce_cm_accept(struct roce_cm_conn *c, const struct roce_cm_accept_param *p)
 	    (p->private_data == NULL && p->private_data_len != 0))
 		return -EINVAL;
 	c->local_qpn = p->qpn;
-	c->sq_psn = p->starting_psn;
+	c->rq_psn = p->starting_psn;
 	c->responder_resources = RTE_MIN(p->responder_resources, c->req_init_depth);
 	c->initiator_depth = RTE_MIN(p->initiator_depth, c->req_resp_res);
 	c->min_rnr_timer = p->min_rnr_timer;

@@ -176,7 +176,12 @@ struct roce_cm_connect_param {
 	uint64_t service_id;      /**< e.g. roce_cm_ip_service_id(ROCE_CM_PS_TCP, port) */
 	uint32_t qpn;             /**< our QP, in INIT (receives posted) */
 	enum roce_qp_type qp_type; /**< RC or UC */
-	uint32_t starting_psn;    /**< our first send PSN (24 bits) */
+	/**
+	 * The REQ's starting PSN (24 bits): the first PSN our QP receives, the
+	 * peer's first send PSN (Linux's cm.c: the active side's rq_psn, the
+	 * passive side's sq_psn); our send PSN is the REP's.
+	 */
+	uint32_t starting_psn;
 	uint8_t sgid[ROCE_GID_LEN]; /**< our GID (the path's local GID) */
 	uint8_t dgid[ROCE_GID_LEN]; /**< the peer's GID */
 	uint32_t flow_label;      /**< 20 bits */
@@ -211,7 +216,8 @@ int roce_cm_connect(struct roce_cm *cm, const struct roce_cm_connect_param *p,
 /** Passive side: the REP. */
 struct roce_cm_accept_param {
 	uint32_t qpn;             /**< our QP, in INIT (receives posted) */
-	uint32_t starting_psn;    /**< our first send PSN */
+	/** The REP's starting PSN: the first PSN our QP receives (the active side sends with it). */
+	uint32_t starting_psn;
 	uint8_t responder_resources; /**< cut to the REQ's initiator depth */
 	uint8_t initiator_depth;  /**< cut to the REQ's responder resources */
 	uint8_t rnr_retry_count;  /**< 0..7, for the active side's QP */

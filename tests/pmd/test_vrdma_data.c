@@ -467,6 +467,89 @@ test_ud_send_through_an_ah(void **state)
 }
 
 /*
+ * The GSI QP (what the IB CM's MADs travel on): CREATE_QP of type GSI is
+ * QPN 1 with its rings at slot 1; a 256-byte MAD sent to QPN 1 with the
+ * GSI Q_Key arrives behind its GRH and names the sending QP 1; a datagram
+ * with another Q_Key is dropped; a second GSI QP is refused.
+ */
+static void
+test_gsi_qp_is_qp1_and_carries_mads(void **state)
+{
+	struct vrdma_cmd_create_ah ah = { .pdn = htole32(na.pdn) };
+	struct vrdma_cmd_create_qp c;
+	struct vrdma_cmd_modify_qp m;
+	struct roce_dev_stats est;
+	struct vrdma_ack_handle h;
+	struct vrdma_cq_req wc[2];
+	struct vrdma_sq_req r;
+	struct vrdma_sge s;
+	uint32_t q[2], extra, ahn, i, k;
+	struct node *both[2] = { &na, &nb };
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		c = qp_cmd(both[i], 1 /* GSI */, both[i]->cqn);
+		assert_int_equal(vuf_rdma_create_qp(both[i]->d, &c, &q[i]), 0);
+		assert_int_equal(q[i], 1);
+		memset(&m, 0, sizeof(m));
+		m.a.qkey = htole32(0x80010000);
+		modify(both[i], 1, 1, 1u << 3, &m);       /* INIT: QKEY */
+		memset(&m, 0, sizeof(m));
+		modify(both[i], 1, 2, 0, &m);             /* RTR */
+		memset(&m, 0, sizeof(m));
+		m.a.sq_psn = htole32(0);
+		modify(both[i], 1, 3, 1u << 12, &m);      /* RTS: SQ_PSN */
+	}
+	c = qp_cmd(&na, 1, na.cqn);
+	assert_int_not_equal(vuf_rdma_create_qp(na.d, &c, &extra), 0);
+	memcpy(ah.ah_attr.grh.dgid, nb.gid, 16);
+	ah.ah_attr.grh.hop_limit = 64;
+	memcpy(ah.ah_attr.dmac, nb.mac, 6);
+	assert_int_equal(vuf_rdma_cmd(na.d, VRDMA_CMD_CREATE_AH, &ah, sizeof(ah), &h, sizeof(h)),
+			 0);
+	ahn = le32toh(h.handle);
+	/* a CM REQ's first bytes: base version 1, class 0x07, class version 2, method Send */
+	for (i = 0; i < 256; i++)
+		na.buf[i] = (uint8_t)(i * 3);
+	na.buf[0] = 1;
+	na.buf[1] = 0x07;
+	na.buf[2] = 2;
+	na.buf[3] = 3;
+	memset(nb.buf, 0, 1024);
+	s = sge(&nb, 0, 40 + 256);
+	assert_int_equal(vuf_rdma_post_recv(nb.d, 1, 0xd1, &s, 1), 0);
+	for (k = 0; k < 2; k++) {
+		memset(&r, 0, sizeof(r));
+		r.wr_id = htole64(0xc1 + k);
+		r.opcode = 2;
+		r.send_flags = VRDMA_SEND_SIGNALED;
+		r.ud.remote_qpn = htole32(1);
+		/* the first with a wrong Q_Key: dropped by B */
+		r.ud.remote_qkey = htole32(k == 0 ? 0x1111 : 0x80010000);
+		r.ud.ah = htole32(ahn);
+		r.num_sge = htole32(1);
+		s = sge(&na, 0, 256);
+		assert_int_equal(vuf_rdma_post_send(na.d, 1, &r, &s), 0);
+		wait_wc(&na, na.cqn, wc, 1);
+		assert_wc(&wc[0], 0xc1 + k, 0, 0, 1);
+	}
+	wait_wc(&nb, nb.cqn, wc, 1);
+	assert_wc(&wc[0], 0xd1, 0, 3, 1);
+	assert_int_equal(le32toh(wc[0].byte_len), 40 + 256);
+	assert_int_equal(le32toh(wc[0].src_qp), 1);
+	assert_true(le32toh(wc[0].wc_flags) & 1 /* GRH */);
+	assert_memory_equal(nb.buf + 40, na.buf, 256);
+	/* RoCE v2 over IPv4: the GRH's last 20 bytes are the IPv4 header, A's address its source */
+	assert_int_equal(nb.buf[20] >> 4, 4);
+	assert_memory_equal(nb.buf + 20 + 12, na.gid + 12, 4);
+	assert_memory_equal(nb.buf + 20 + 16, nb.gid + 12, 4);
+	assert_int_equal(vrdma_dev_engine_stats(nb.dev, &est), 0);
+	assert_int_equal(est.rx_bad_qkey, 1);
+	assert_int_equal(vuf_rdma_destroy_qp(na.d, 1), 0);
+	assert_int_equal(vuf_rdma_destroy_qp(nb.d, 1), 0);
+}
+
+/*
  * REQ_NOTIFY_CQ: the CQ's ring is signalled once a completion is there,
  * only when armed, and once per arm.
  */
@@ -1290,6 +1373,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_rc_send_write_read_move_the_bytes, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_ud_send_through_an_ah, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gsi_qp_is_qp1_and_carries_mads, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_armed_cq_signals_the_guest_once, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_solicited_arm_waits_for_a_solicited_send,

@@ -229,7 +229,7 @@ bad "perftest atomic of 16 bytes" "--size 16: an atomic moves 8 bytes" "${pt[@]}
 	--perftest atomic_lat --listen 1 --size 16
 bad "perftest atomic type for write_bw" "--atomic-type is for atomic_bw and atomic_lat" \
 	"${pt[@]}" --perftest write_bw --listen 1 --atomic-type cmp_and_swap
-bad "connect without perftest" "--connect and --ud are for --perftest" "${pt[@]}" --pingpong rc \
+bad "connect without perftest" "--connect is for --perftest and --cm" "${pt[@]}" --pingpong rc \
 	--listen 1 --connect 10.0.0.1
 bad "connect to a name" "--connect 'host': expected an IPv4 address" "${pt[@]}" \
 	--perftest send_bw --connect host

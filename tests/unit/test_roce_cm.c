@@ -593,7 +593,8 @@ test_handshake_and_disconnect(void **state)
 			 ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
 			 ROCE_QP_MIN_RNR_TIMER);
 	assert_int_equal(m->a.dest_qp_num, A_QPN);
-	assert_int_equal(m->a.rq_psn, 0x123456);
+	/* each side's starting PSN is its receive PSN, the other's send PSN (Linux's cm.c) */
+	assert_int_equal(m->a.rq_psn, 0x654321);
 	assert_int_equal(m->a.path_mtu, ROCE_MTU_1024);
 	assert_memory_equal(m->a.ah_attr.dgid, A.gid, 16);
 	/* B's resources cut to what A asked: 16 -> A's initiator depth 8 */
@@ -603,7 +604,7 @@ test_handshake_and_disconnect(void **state)
 	assert_int_equal(m->a.qp_state, ROCE_QPS_RTS);
 	assert_int_equal(m->mask, ROCE_QP_STATE | ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT |
 			 ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC);
-	assert_int_equal(m->a.sq_psn, 0x654321);
+	assert_int_equal(m->a.sq_psn, 0x123456);
 	assert_int_equal(m->a.timeout, 10);
 	assert_int_equal(m->a.retry_cnt, 7);
 	assert_int_equal(m->a.rnr_retry, 6);      /* the REQ's */
@@ -617,9 +618,9 @@ test_handshake_and_disconnect(void **state)
 	assert_int_equal(A.nmod, 2);
 	assert_int_equal(A.mod[0].state_in_cb, ROCE_CM_REP_RCVD);
 	assert_int_equal(A.mod[0].a.dest_qp_num, B_QPN);
-	assert_int_equal(A.mod[0].a.rq_psn, 0x654321);
+	assert_int_equal(A.mod[0].a.rq_psn, 0x123456);
 	assert_int_equal(A.mod[0].a.max_dest_rd_atomic, 4);
-	assert_int_equal(A.mod[1].a.sq_psn, 0x123456);
+	assert_int_equal(A.mod[1].a.sq_psn, 0x654321);
 	assert_int_equal(A.mod[1].a.rnr_retry, 7);      /* the REP's */
 	assert_int_equal(A.mod[1].a.max_rd_atomic, 8); /* cut to the REP's resources (8) */
 	assert_int_equal(A.nev, 1);
