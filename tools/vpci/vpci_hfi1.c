@@ -10,19 +10,25 @@
  * runs by itself) and its DMAs go through the vfio container's maps.
  *
  * Arguments: the model's (lid, pkeys, mtu, contexts, engines, wire, layout:
- * hfi1_model_args.c, as net_hfi1's vdev). The wire: EAL probes PCI before
- * vdevs, so a wire given as another --vdev port does not exist yet at
- * create(); "wire=ring:NAME" (the in-process pair the two models make
- * themselves) works, and so does the name of a port that exists by then.
+ * hfi1_model_args.c, as net_hfi1's vdev), and memif=PATH[,memif_id=N]. The
+ * wire: EAL probes PCI before vdevs, so a wire given as another --vdev port
+ * does not exist yet at create(); "wire=ring:NAME" (the in-process pair the
+ * two models make themselves) works, and so does the name of a port that
+ * exists by then. "memif=PATH" is the way to a fabric (opa-switch): the
+ * backend makes its own net_memif client port on that socket at create()
+ * (rte_vdev_init), the model owns it as its wire (the application leaves it
+ * alone) and it goes with the model at destroy().
  */
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_common.h>
 #include <rte_errno.h>
 #include <rte_log.h>
@@ -30,10 +36,13 @@
 
 #include "hfi1_model.h"
 #include "omni_kvargs.h"
+#include "omni_num.h"
 #include "vpci_model.h"
 
 /* The model's log type, as net_hfi1 registers it (the same name: one type). */
 RTE_LOG_REGISTER(hfi1_logtype, pmd.net.hfi1, NOTICE);
+#define VHFI_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, hfi1_logtype, "vpci hfi1: " fmt "\n", ##__VA_ARGS__)
 
 /* The MSI-X table where the model has no CSRs (the model raises no interrupts). */
 #define VHFI_MSIX_TABLE (HFI1_BAR0_SIZE - 0x10000)
@@ -41,36 +50,89 @@ RTE_LOG_REGISTER(hfi1_logtype, pmd.net.hfi1, NOTICE);
 /* Idle turns of the model thread before it sleeps between turns. */
 #define VHFI_IDLE_SPINS 1000
 #define VHFI_IDLE_SLEEP_NS 20000
+/* memif buffers that hold any 16B packet whole (MTU 10240 + headers and
+ * PBC room): DPDK 22.11 net_memif may send part of a packet that spans
+ * buffers when its ring fills up (scripts/fabric.sh uses the same size) */
+#define VHFI_MEMIF_BSIZE 10368
+/* sockaddr_un's sun_path: net_memif's limit for a socket path */
+#define VHFI_MEMIF_PATH_MAX 108
+
+/* The backend's arguments: the model's, then its own. */
+struct vhfi_conf {
+	struct hfi1_model_conf mc;	/* first: the model's handlers take it as theirs */
+	char memif[VHFI_MEMIF_PATH_MAX];	/* socket of a net_memif wire, or "" */
+	uint32_t memif_id;
+};
 
 struct vhfi {
 	struct vpci_dev *dev;
 	struct hfi1_model *m;
 	struct hfi1_hw hw;		/* the model's CSR ops (hw.dev = the model) */
 	struct hfi1_model_poll poll;
+	char memif_port[RTE_DEV_NAME_MAX_LEN];	/* our net_memif wire, or "" */
 	/* the PMD's last RCV_CTRL/SEND_CTRL enables: the thread steps only then */
 	_Atomic bool rcv_on, send_on;
 };
 
+/* memif=PATH: an absolute socket path net_memif can take (no ',' or ';': the
+ * configuration's and memif's own separators never reach here). */
+static int
+vhfi_arg_memif(const char *key, const char *val, void *opaque)
+{
+	struct vhfi_conf *c = opaque;
+
+	if (val == NULL || val[0] != '/' || strlen(val) >= sizeof(c->memif)) {
+		VHFI_LOG(ERR, "%s=%s: expected an absolute socket path under %d characters",
+			key, val != NULL ? val : "", VHFI_MEMIF_PATH_MAX);
+		return -EINVAL;
+	}
+	snprintf(c->memif, sizeof(c->memif), "%s", val);
+	return 0;
+}
+
+static int
+vhfi_arg_memif_id(const char *key, const char *val, void *opaque)
+{
+	struct vhfi_conf *c = opaque;
+	uint64_t v;
+
+	if (omni_devarg_uint(key, val, 0, UINT32_MAX, OMNI_NUM_DEC, &v) != 0)
+		return -EINVAL;
+	c->memif_id = (uint32_t)v;
+	return 0;
+}
+
 static const struct omni_devarg vhfi_devargs[] = {
 	HFI1_MODEL_DEVARGS,
+	{ "memif", vhfi_arg_memif, 0 },
+	{ "memif_id", vhfi_arg_memif_id, 0 },
 };
 
 static int
-vhfi_conf(const char *args, struct hfi1_model_conf *mc)
+vhfi_conf(const char *args, struct vhfi_conf *c)
 {
+	struct hfi1_model_conf *mc = &c->mc;
+
+	memset(c, 0, sizeof(*c));
 	hfi1_model_conf_init(mc);
 	/* silicon's shape unless told otherwise: the PCI path assumes the chip's */
 	mc->nb_ctxts = HFI1_CHIP_RCV_CONTEXTS;
 	mc->nb_engines = HFI1_CHIP_SDMA_ENGINES;
-	return omni_devargs_parse("vpci hfi1", args, vhfi_devargs, RTE_DIM(vhfi_devargs), mc);
+	if (omni_devargs_parse("vpci hfi1", args, vhfi_devargs, RTE_DIM(vhfi_devargs), c) != 0)
+		return -EINVAL;
+	if (c->memif[0] != '\0' && mc->wire[0] != '\0') {
+		VHFI_LOG(ERR, "memif= and wire= both name the wire: give one");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int
 vhfi_describe(const char *args, struct vpci_dev_info *info)
 {
-	struct hfi1_model_conf mc;
+	struct vhfi_conf c;
 
-	if (vhfi_conf(args, &mc) != 0)
+	if (vhfi_conf(args, &c) != 0)
 		return -EINVAL;
 	info->vendor_id = 0x8086;
 	info->device_id = 0x24f0;
@@ -132,17 +194,52 @@ vhfi_thread(void *arg, const volatile bool *stop)
 	}
 }
 
+/*
+ * The wire to a fabric: a net_memif client of the socket, made here since
+ * EAL probes the PCI bus before the vdevs of the command line. The model
+ * then takes it by name as any wire port (it owns and starts it).
+ */
+static int
+vhfi_memif_create(struct vhfi *v, const char *name, struct vhfi_conf *c)
+{
+	char args[VHFI_MEMIF_PATH_MAX + 64];
+	int ret;
+
+	snprintf(v->memif_port, sizeof(v->memif_port), "net_memif_%s", name);
+	snprintf(args, sizeof(args), "role=client,socket=%s,id=%u,bsize=%u", c->memif,
+		 c->memif_id, VHFI_MEMIF_BSIZE);
+	ret = rte_vdev_init(v->memif_port, args);
+	if (ret != 0) {
+		VHFI_LOG(ERR, "%s: cannot make its net_memif wire (%s): %s%s",
+			vpci_dev_name(v->dev), args, rte_strerror(-ret),
+			ret == -EINVAL ? " (is DPDK's net_memif PMD loaded?)" : "");
+		v->memif_port[0] = '\0';
+		return ret;
+	}
+	snprintf(c->mc.wire, sizeof(c->mc.wire), "%s", v->memif_port);
+	return 0;
+}
+
+/* After the model released it; EAL's bus clean-up may have removed it first. */
+static void
+vhfi_memif_destroy(struct vhfi *v)
+{
+	if (v->memif_port[0] != '\0')
+		rte_vdev_uninit(v->memif_port);
+	v->memif_port[0] = '\0';
+}
+
 static int
 vhfi_create(struct vpci_dev *dev, const char *args, void **model)
 {
 	const char *bdf = vpci_dev_name(dev);
-	struct hfi1_model_conf mc;
+	struct vhfi_conf c;
 	char name[32];
 	struct vhfi *v;
 	unsigned int d, b, s, f;
 	int ret;
 
-	if (vhfi_conf(args, &mc) != 0)
+	if (vhfi_conf(args, &c) != 0)
 		return -EINVAL;
 	/* a name without ':' (it names a net_ring vdev, a pool, memzones) */
 	if (sscanf(bdf, "%x:%x:%x.%x", &d, &b, &s, &f) != 4)
@@ -152,9 +249,17 @@ vhfi_create(struct vpci_dev *dev, const char *args, void **model)
 	if (v == NULL)
 		return -ENOMEM;
 	v->dev = dev;
-	v->m = hfi1_model_create(name, &mc, SOCKET_ID_ANY);
+	if (c.memif[0] != '\0') {
+		ret = vhfi_memif_create(v, name, &c);
+		if (ret != 0) {
+			free(v);
+			return ret;
+		}
+	}
+	v->m = hfi1_model_create(name, &c.mc, SOCKET_ID_ANY);
 	if (v->m == NULL) {
 		ret = -rte_errno;
+		vhfi_memif_destroy(v);
 		free(v);
 		return ret != 0 ? ret : -ENOMEM;
 	}
@@ -163,6 +268,7 @@ vhfi_create(struct vpci_dev *dev, const char *args, void **model)
 	ret = vpci_thread_start(dev, "vpci-hfi1", vhfi_thread, v);
 	if (ret != 0) {
 		hfi1_model_destroy(v->m);
+		vhfi_memif_destroy(v);
 		free(v);
 		return ret;
 	}
@@ -176,6 +282,7 @@ vhfi_destroy(void *model)
 	struct vhfi *v = model;
 
 	hfi1_model_destroy(v->m);
+	vhfi_memif_destroy(v);
 	free(v);
 }
 
