@@ -21,6 +21,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,6 +71,9 @@ struct vhfi {
 	struct hfi1_hw hw;		/* the model's CSR ops (hw.dev = the model) */
 	struct hfi1_model_poll poll;
 	char memif_port[RTE_DEV_NAME_MAX_LEN];	/* our net_memif wire, or "" */
+	bool stats;		/* VPCI_STATS set: counters at destroy() */
+	/* trapped accesses when the receive side was last enabled (stats) */
+	_Atomic uint64_t reads_at_on, writes_at_on;
 	/* the PMD's last RCV_CTRL/SEND_CTRL enables: the thread steps only then */
 	_Atomic bool rcv_on, send_on;
 };
@@ -162,6 +166,29 @@ vhfi_activity(const struct hfi1_model *m)
 	return s.sdma_pkts + s.wire_rx + s.rcv_pkts + s.sdma_halts + s.wire_busy;
 }
 
+/*
+ * VPCI_STATS: one line each time the port stops (its receive and send sides
+ * disabled), from the model's thread: the trapped accesses since the receive
+ * side was last enabled beside the packets the model moved since it was made,
+ * for the cost per packet of the vfio path (tests/perf/bench_vpci_hfi1.sh).
+ * Not from destroy(): EAL's PCI clean-up at exit runs the driver's remove but
+ * never unmaps the device, so the fd stays open and destroy() does not run.
+ */
+static void
+vhfi_stats_print(struct vhfi *v)
+{
+	struct vpci_dev_stats ds;
+	struct hfi1_model_stats ms;
+
+	if (vpci_dev_stats_get(vpci_dev_name(v->dev), &ds) != 0)
+		return;
+	hfi1_model_stats_get(v->m, &ms);
+	fprintf(stderr, "vpci hfi1: %s: port stopped; since its start: %" PRIu64 " BAR reads, %" PRIu64
+		" BAR writes; packets: %" PRIu64 " sent, %" PRIu64 " received\n",
+		vpci_dev_name(v->dev), ds.bar_reads - atomic_load(&v->reads_at_on),
+		ds.bar_writes - atomic_load(&v->writes_at_on), ms.sdma_pkts, ms.rcv_pkts);
+}
+
 /* Silicon runs by itself: the engines and the receive side, turn after turn. */
 static void
 vhfi_thread(void *arg, const volatile bool *stop)
@@ -169,6 +196,7 @@ vhfi_thread(void *arg, const volatile bool *stop)
 	struct vhfi *v = arg;
 	uint64_t last = 0, now;
 	unsigned int idle = 0;
+	bool was_on = false;
 
 	while (!*stop) {
 		/* a stopped port: no turns, so the wire may go (EAL's bus
@@ -176,9 +204,13 @@ vhfi_thread(void *arg, const volatile bool *stop)
 		if (!atomic_load(&v->rcv_on) && !atomic_load(&v->send_on)) {
 			struct timespec ts = { 0, 1000000 };
 
+			if (was_on && v->stats)
+				vhfi_stats_print(v);
+			was_on = false;
 			nanosleep(&ts, NULL);
 			continue;
 		}
+		was_on = true;
 		hfi1_model_step(v->m);
 		now = vhfi_activity(v->m);
 		if (now != last) {
@@ -263,6 +295,7 @@ vhfi_create(struct vpci_dev *dev, const char *args, void **model)
 		free(v);
 		return ret != 0 ? ret : -ENOMEM;
 	}
+	v->stats = getenv("VPCI_STATS") != NULL;
 	hfi1_model_set_dma(v->m, vhfi_dma, dev);
 	hfi1_model_attach(v->m, &v->hw, false, &v->poll);
 	ret = vpci_thread_start(dev, "vpci-hfi1", vhfi_thread, v);
@@ -310,8 +343,20 @@ vhfi_write(void *model, unsigned int bar, uint64_t off, unsigned int size, uint6
 
 	if (bar != 0 || off + size > HFI1_BAR0_SIZE)
 		return;
-	if (reg == HFI1_RCV_CTRL && size == 8)
-		atomic_store(&v->rcv_on, (val & HFI1_RCV_CTRL_PORT_ENABLE) != 0);
+	if (reg == HFI1_RCV_CTRL && size == 8) {
+		bool on = (val & HFI1_RCV_CTRL_PORT_ENABLE) != 0;
+
+		/* in the trap handler: lock-free loads of vpci's counters only */
+		if (on && v->stats && !atomic_load(&v->rcv_on)) {
+			struct vpci_dev_stats ds;
+
+			if (vpci_dev_stats_get(vpci_dev_name(v->dev), &ds) == 0) {
+				atomic_store(&v->reads_at_on, ds.bar_reads);
+				atomic_store(&v->writes_at_on, ds.bar_writes);
+			}
+		}
+		atomic_store(&v->rcv_on, on);
+	}
 	if (reg == HFI1_SEND_CTRL && size == 8)
 		atomic_store(&v->send_on, (val & HFI1_SEND_CTRL_SEND_ENABLE) != 0);
 	if (size == 8) {
