@@ -725,8 +725,9 @@ main(int argc, char **argv)
 		return child(argv[1]);
 	if (argc > 1 && strcmp(argv[1], "--huge") == 0) {
 		if (!hugepages_free()) {
-			printf("pmd_vpci --huge: no free 2 MB hugepages (128 MB) or no /dev/hugepages:"
-			       " skipped (scripts/setup.sh sets them up where the kernel allows)\n");
+			printf("pmd_vpci --huge: no free 2 MB hugepages (128 MB) or no "
+			       "/dev/hugepages: skipped (scripts/setup.sh sets them up where "
+			       "the kernel allows)\n");
 			return 77;
 		}
 		huge = true;

@@ -183,8 +183,9 @@ vhfi_stats_print(struct vhfi *v)
 	if (vpci_dev_stats_get(vpci_dev_name(v->dev), &ds) != 0)
 		return;
 	hfi1_model_stats_get(v->m, &ms);
-	fprintf(stderr, "vpci hfi1: %s: port stopped; since its start: %" PRIu64 " BAR reads, %" PRIu64
-		" BAR writes; packets: %" PRIu64 " sent, %" PRIu64 " received\n",
+	fprintf(stderr, "vpci hfi1: %s: port stopped; since its start: %" PRIu64
+		" BAR reads, %" PRIu64 " BAR writes; packets: %" PRIu64 " sent, %" PRIu64
+		" received\n",
 		vpci_dev_name(v->dev), ds.bar_reads - atomic_load(&v->reads_at_on),
 		ds.bar_writes - atomic_load(&v->writes_at_on), ms.sdma_pkts, ms.rcv_pkts);
 }
