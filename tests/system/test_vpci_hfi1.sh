@@ -40,6 +40,23 @@ plugin_copies "$build/drivers/net/hfi1/librte_net_hfi1.so" \
 	"$build/tools/vpci/libomni_vpci.so" || exit 1
 on_exit 'rm -rf "$plugin_dir"'
 
+# The backend's own arguments, refused at load (describe(): any program with
+# vpci preloaded parses its configuration in its constructor): a relative
+# memif socket, memif= beside wire=, a memif_id out of range. Each entry
+# refused and not presented; the good one (07.0) is not refused.
+bad="0000:00:04.0,model=hfi1,memif=rel.sock"
+bad="$bad;0000:00:05.0,model=hfi1,memif=/x.sock,wire=ring:a"
+bad="$bad;0000:00:06.0,model=hfi1,memif=/x.sock,memif_id=4294967296"
+bad="$bad;0000:00:07.0,model=hfi1,memif=/x.sock"
+refusals=$(TMPDIR=$work LD_PRELOAD=$plugin_dir/libomni_vpci.so VPCI_DEVICES=$bad /bin/true 2>&1)
+refused_bdf='/^vpci: .*backend hfi1 refused/ { split($2, a, ","); print a[1] }'
+expect_eq "hfi1 backend: a relative memif= path, memif= with wire=, memif_id=2^32 refused" \
+	"0000:00:04.0 0000:00:05.0 0000:00:06.0" \
+	"$(echo "$refusals" | awk -F'"' "$refused_bdf" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "hfi1 backend: each refusal says why" "1 1" \
+	"$(echo "$refusals" | grep -c 'memif=rel.sock: expected an absolute socket path') $(
+		echo "$refusals" | grep -c 'memif= and wire= both name the wire')"
+
 digest() {
 	tshark -r "$1" -o frame.generate_md5_hash:TRUE -T fields -e frame.md5_hash 2>/dev/null
 }

@@ -71,7 +71,7 @@ struct vhfi {
 	struct hfi1_hw hw;		/* the model's CSR ops (hw.dev = the model) */
 	struct hfi1_model_poll poll;
 	char memif_port[RTE_DEV_NAME_MAX_LEN];	/* our net_memif wire, or "" */
-	bool stats;		/* VPCI_STATS set: counters at destroy() */
+	bool stats;		/* VPCI_STATS set: counters when the port stops */
 	/* trapped accesses when the receive side was last enabled (stats) */
 	_Atomic uint64_t reads_at_on, writes_at_on;
 	/* the PMD's last RCV_CTRL/SEND_CTRL enables: the thread steps only then */
@@ -243,11 +243,12 @@ vhfi_memif_create(struct vhfi *v, const char *name, struct vhfi_conf *c)
 		 c->memif_id, VHFI_MEMIF_BSIZE);
 	ret = rte_vdev_init(v->memif_port, args);
 	if (ret != 0) {
-		VHFI_LOG(ERR, "%s: cannot make its net_memif wire (%s): %s%s",
-			vpci_dev_name(v->dev), args, rte_strerror(-ret),
-			ret == -EINVAL ? " (is DPDK's net_memif PMD loaded?)" : "");
+		/* > 0: no driver took the name (EAL logged "no driver found") */
+		VHFI_LOG(ERR, "%s: cannot make its net_memif wire %s (%s): %s",
+			vpci_dev_name(v->dev), v->memif_port, args,
+			ret > 0 ? "DPDK's net_memif PMD is not loaded" : rte_strerror(-ret));
 		v->memif_port[0] = '\0';
-		return ret;
+		return ret > 0 ? -ENOENT : ret;
 	}
 	snprintf(c->mc.wire, sizeof(c->mc.wire), "%s", v->memif_port);
 	return 0;
