@@ -65,12 +65,12 @@ start() {
 	shift 3
 	testpmd_start 600 "$work/$p.log" --lcores 0@0,1@1 --no-huge -m 1024 --no-telemetry \
 		--file-prefix "$prefix-$p" -d "$plugin_dir/librte_net_hfi1.so" "$@" \
-		--vdev "net_pcap0,rx_pcap=$work/in.pcap,infinite_rx=1" --vdev net_null0 -- \
+		--vdev "net_pcap0,rx_pcap=$work/in.pcap,infinite_rx=1" --vdev net_null0,no-rx=1 -- \
 		-i --forward-mode=io --total-num-mbufs=32768 --portlist=4,$a,$b,5
 }
 
 # measure PATH: fills mpps[PATH]
-declare -A mpps
+declare -A mpps windows
 measure() {
 	local p=$1 r n0 n1 t0 t1 rates=() ok
 	hfi_b_port=2
@@ -98,6 +98,7 @@ measure() {
 	done
 	testpmd_cmd stop
 	mpps[$p]=$(printf '%s\n' "${rates[@]}" | median)
+	windows[$p]="${rates[*]}"
 	testpmd_quit 60 || echo "$p: testpmd's exit status was not 0 (figures kept)"
 }
 
@@ -111,6 +112,7 @@ measure vfio
 printf '%-34s %10s %10s %10s\n' "" "vdev" "vfio" "vfio/vdev"
 printf '%-34s %10s %10s %10s\n' "HFI B received, Mpps" "${mpps[vdev]}" "${mpps[vfio]}" \
 	"$(ratio "${mpps[vfio]}" "${mpps[vdev]}")"
+echo "windows, Mpps: vdev ${windows[vdev]}; vfio ${windows[vfio]}"
 # VPCI_STATS: "vpci hfi1: BDF: port stopped; since its start: R BAR reads, W BAR writes;
 # packets: S sent, V received"
 for bdf in 0000:00:04.0 0000:00:05.0; do

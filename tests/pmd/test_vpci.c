@@ -18,8 +18,11 @@
  * hugepages: the DMA maps follow the heap as it grows and shrinks.
  */
 
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -71,6 +74,7 @@
 #define R_DMA_PATTERN 0x38
 #define R_DMA_GO 0x40
 #define R_DMA_STATUS 0x48
+#define R_THREAD_CPUS 0x58
 #define MEM_ID 0x4d454d30
 #define MSIX_TABLE (BAR_SIZE - 4096)
 #define MSIX_PBA (MSIX_TABLE + 16 * VECTORS)
@@ -576,6 +580,23 @@ test_dma_heap(void **state)
 	assert_int_equal(stats(DEV_OK).dma_faults, s1.dma_faults + 1);
 }
 
+/* CPUs the process could run on before EAL pinned the main thread to lcore 0 */
+static int cpus_at_start;
+
+/* The device's thread runs on the process's CPUs, not on the main lcore's
+ * alone (whose affinity it would inherit from the thread opening the device). */
+static void
+test_thread_cpus(void **state)
+{
+	cpu_set_t main_cpus;
+
+	(void)state;
+	assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(main_cpus), &main_cpus), 0);
+	assert_int_equal(CPU_COUNT(&main_cpus), 1);
+	TEST_WAIT(reg_read(R_THREAD_CPUS) != 0, TEST_WAIT_MS);
+	assert_int_equal(reg_read(R_THREAD_CPUS), cpus_at_start);
+}
+
 static char runtime_dir[PATH_MAX];
 
 /* The child modes of run_child(): EAL init and what it found; 0 = as expected. */
@@ -646,6 +667,12 @@ setup(void **state)
 	FILE *f;
 
 	(void)state;
+	{
+		cpu_set_t cpus;
+
+		if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0)
+			cpus_at_start = CPU_COUNT(&cpus);
+	}
 	snprintf(redirect_to, sizeof(redirect_to), "%s/vpci-redirect-%d.bin",
 		 tmp != NULL ? tmp : "/tmp", (int)getpid());
 	f = fopen(redirect_to, "w");
@@ -713,6 +740,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_no_resource),
 		cmocka_unit_test(test_config_file),
 		cmocka_unit_test(test_dma_heap),
+		cmocka_unit_test(test_thread_cpus),
 		cmocka_unit_test(test_bar_access),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_interrupt),
