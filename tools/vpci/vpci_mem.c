@@ -11,10 +11,13 @@
  *   0x28 DMA_IOVA, 0x30 DMA_LEN, 0x38 DMA_PATTERN,
  *   0x40 DMA_GO (write 1: write DMA_LEN bytes pattern+i at DMA_IOVA now;
  *     2: the device's own thread does it), 0x48 DMA_STATUS (1 done, 2 fault),
- *   0x50 DMA_COUNT (RO: DMAs done).
+ *   0x50 DMA_COUNT (RO: DMAs done),
+ *   0x58 THREAD_CPUS (RO: how many CPUs the device's thread may run on, as
+ *     it found at its start; 0 until then).
  * The rest of BAR0 below the MSI-X table is memory: what is written reads back.
  */
 
+#define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -33,7 +36,7 @@
 enum {
 	R_ID = 0x00, R_LAST_OFF = 0x08, R_LAST_SIZE = 0x10, R_ACCESSES = 0x18, R_IRQ = 0x20,
 	R_DMA_IOVA = 0x28, R_DMA_LEN = 0x30, R_DMA_PATTERN = 0x38, R_DMA_GO = 0x40,
-	R_DMA_STATUS = 0x48, R_DMA_COUNT = 0x50,
+	R_DMA_STATUS = 0x48, R_DMA_COUNT = 0x50, R_THREAD_CPUS = 0x58,
 };
 
 struct mem_args {
@@ -52,6 +55,7 @@ struct mem_model {
 	uint64_t iova, len, pattern;
 	_Atomic uint64_t status;
 	_Atomic int go;		/* 2: the thread has a DMA to do */
+	_Atomic uint64_t thread_cpus;	/* CPUs in the thread's affinity */
 };
 
 static int
@@ -147,7 +151,10 @@ static void
 mem_thread(void *arg, const volatile bool *stop)
 {
 	struct mem_model *m = arg;
+	cpu_set_t cpus;
 
+	if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0)
+		atomic_store(&m->thread_cpus, (uint64_t)CPU_COUNT(&cpus));
 	while (!*stop) {
 		int two = 2;
 
@@ -226,6 +233,8 @@ mem_read(void *model, unsigned int bar, uint64_t off, unsigned int size)
 			return atomic_load(&m->status);
 		case R_DMA_COUNT:
 			return atomic_load(&m->dma_count);
+		case R_THREAD_CPUS:
+			return atomic_load(&m->thread_cpus);
 		default:
 			return 0;
 		}

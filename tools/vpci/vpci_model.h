@@ -139,7 +139,9 @@ int vpci_irq_raise(struct vpci_dev *dev, unsigned int vector);
 
 /**
  * Run @p fn(@p arg) on a thread of the device's own until it returns;
- * vpci joins it after @p stop is set, before destroy.
+ * vpci joins it after @p stop is set, before destroy. The thread may run on
+ * every CPU the process had at load, not only the (EAL-pinned) CPU of the
+ * thread that opened the device.
  * @return 0 or a negative errno.
  */
 int vpci_thread_start(struct vpci_dev *dev, const char *name,

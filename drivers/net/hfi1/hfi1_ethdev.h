@@ -73,6 +73,7 @@ struct hfi1_tx_queue {
 	uint16_t port_id;
 	uint16_t queue_id;
 	bool started;
+	uint64_t halt_checked;		/**< timer cycles of the last SDMA status read */
 	uint64_t pkts;
 	uint64_t bytes;
 	uint64_t err[HFI1_TX_ERR_MAX];
