@@ -299,6 +299,7 @@ vhfi_create(struct vpci_dev *dev, const char *args, void **model)
 	}
 	v->stats = getenv("VPCI_STATS") != NULL;
 	hfi1_model_set_dma(v->m, vhfi_dma, dev);
+	hfi1_model_set_trapped(v->m);
 	hfi1_model_attach(v->m, &v->hw, false, &v->poll);
 	ret = vpci_thread_start(dev, "vpci-hfi1", vhfi_thread, v);
 	if (ret != 0) {

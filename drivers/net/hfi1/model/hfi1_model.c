@@ -165,7 +165,10 @@ model_csr_read(struct hfi1_hw *hw, uint32_t off)
 		struct rte_eth_link link = { .link_status = 0 };
 		bool active;
 
-		if (m->wire_port >= 0)
+		if (m->trapped)
+			link.link_status = m->wire_pair != NULL ||
+				__atomic_load_n(&m->wire_up, __ATOMIC_ACQUIRE);
+		else if (m->wire_port >= 0)
 			rte_eth_link_get_nowait(m->wire_port, &link);
 		/* down at once when the wire goes; Active again once trained */
 		active = link.link_status &&
@@ -544,7 +547,10 @@ model_link_tick(void *arg)
 	struct rte_eth_link link = { .link_status = 0 };
 	bool trained = __atomic_load_n(&m->wire_trained, __ATOMIC_RELAXED);
 
-	if (rte_eth_link_get_nowait(m->wire_port, &link) == 0 && link.link_status) {
+	if (rte_eth_link_get_nowait(m->wire_port, &link) != 0)
+		link.link_status = 0;
+	__atomic_store_n(&m->wire_up, link.link_status != 0, __ATOMIC_RELEASE);
+	if (link.link_status) {
 		m->wire_seen_up = true;
 		if (!trained && ++m->up_ticks >= LINK_TRAIN_TICKS) {
 			__atomic_store_n(&m->wire_trained, true, __ATOMIC_RELEASE);
@@ -581,6 +587,13 @@ link_tick_start(struct hfi1_model *m)
 	if (model_guard_create(m) != 0)
 		HFI1_OSAL_LOG(WARNING,
 			"%s: no wire guard: a wire peer that disconnects may crash a burst", m->name);
+	{
+		struct rte_eth_link link = { .link_status = 0 };
+
+		/* the first look, for a trapped model's CSRs before the first tick */
+		if (rte_eth_link_get_nowait(m->wire_port, &link) == 0)
+			__atomic_store_n(&m->wire_up, link.link_status != 0, __ATOMIC_RELEASE);
+	}
 	if (rte_eal_alarm_set(LINK_TICK_US, model_link_tick, m) == 0)
 		m->link_tick = true;
 	else
@@ -700,6 +713,12 @@ hfi1_model_set_dma(struct hfi1_model *m, hfi1_model_dma_fn fn, void *ctx)
 {
 	m->dma_ctx = ctx;
 	m->dma_fn = fn;
+}
+
+void
+hfi1_model_set_trapped(struct hfi1_model *m)
+{
+	m->trapped = true;
 }
 
 void

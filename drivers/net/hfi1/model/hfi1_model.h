@@ -95,6 +95,14 @@ typedef void *(*hfi1_model_dma_fn)(void *ctx, uint64_t iova, size_t len, bool wr
 /** Translate the model's DMAs with @p fn(@p ctx, ...) from now on (before traffic). */
 void hfi1_model_set_dma(struct hfi1_model *m, hfi1_model_dma_fn fn, void *ctx);
 
+/**
+ * The CSR ops run from a signal handler (vpci's MMIO trap): from now on they
+ * answer the link state from the link tick's last look at the wire (every
+ * 100 ms) instead of asking the wire's driver, which must not be called
+ * there. A ring pair's link is always up.
+ */
+void hfi1_model_set_trapped(struct hfi1_model *m);
+
 /** Faults a test can ask for; each applies to the next count events. */
 enum hfi1_model_fault {
 	HFI1_FAULT_DROP,	/**< received packets vanish on the link */

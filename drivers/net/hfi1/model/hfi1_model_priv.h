@@ -112,6 +112,8 @@ struct hfi1_model {
 	struct model_guard *guard;	/**< bursts park the interrupt thread (own wire) */
 	bool wire_trained;		/**< the link may be Active (atomic) */
 	bool wire_seen_up;		/**< a tick saw the wire up once */
+	bool wire_up;			/**< the wire's link at the last tick (atomic) */
+	bool trapped;			/**< CSR ops in a signal handler: no ethdev calls */
 	unsigned int up_ticks;		/**< ticks in a row that saw it up */
 	unsigned int dial_wait;		/**< ticks before the next re-dial */
 	uint64_t dials_lost;		/**< re-dials since the link was lost */
