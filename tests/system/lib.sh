@@ -116,3 +116,58 @@ $(echo "$out" | grep -v '^EAL' | tail -6)"
 # "pingpong: neighbours: A ARP requests answered, N neighbour solicitations
 # answered, L learned, I frames ignored, M malformed" (3: A, 11: L, 13: I, 16: M).
 nd_count() { grep -a '^pingpong: neighbours:' "$1" | awk -v f="$2" '{print $f}'; }
+
+# ---- the QEMU guest tests (test_qemu_*.sh): rdma_rxe in a Debian guest on a
+# vhost-user-rdma backend whose net_tap wire is in a network namespace ----
+
+# qemu_prepare NS: skips (77) without root; needs qemu and ip; the guest image
+# ($guest: GUEST_DIR or the one scripts/setup.sh built; remade here when
+# scripts/guest-image.sh's stamp says it is stale); the namespace NS, deleted
+# at exit, and in_ns CMD... to run in it. Sets guest, backend, perf, eal
+# (the EAL flags every process takes), guestmac (QEMU's MAC for the guest's
+# first NIC: the switch learns it) and ns.
+qemu_prepare() {
+	ns=$1
+	guest=${GUEST_DIR:-$src/.sdk/guest}
+	backend=$build/app/vhost-user-rdma/vhost-user-rdma
+	perf=$build/app/vrdma-perf/vrdma-perf
+	guestmac=52:54:00:12:34:56
+	eal=(--no-huge --no-pci --no-telemetry --log-level=lib.eal:warning
+	     --log-level=lib.vhost.config:warning --log-level=pmd.net.tap:error)
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "SKIP: needs root for a network namespace"
+		exit 77
+	fi
+	for need in qemu-system-x86_64 ip; do
+		command -v "$need" >/dev/null ||
+			{ fail "$need is installed (scripts/setup.sh)"; finish; exit 1; }
+	done
+	"$src/scripts/guest-image.sh" "$guest" > "$work/image.log" 2>&1 ||
+		{ fail "the guest image builds" "$(tail -5 "$work/image.log")"; finish; exit 1; }
+	ip netns add "$ns" || { fail "a network namespace can be made"; finish; exit 1; }
+	on_exit 'ip netns del "$ns" 2>/dev/null'
+}
+
+in_ns() { ip netns exec "$ns" "$@"; }
+
+# qemu_backend MEM_MB SOCKET_ARGS...: vhost-user-rdma in the namespace (-s
+# SOCKET per device), its net_tap wire vurtap at 10.0.0.254/24 there; waits
+# until it serves them. Sets b_pid (the backend's timeout: a shell records
+# its own pid and execs, so signals go to it, not to ip) and ns_pid.
+qemu_backend() {
+	local mem=$1 n
+	shift
+	n=$(( $# / 2 ))
+	in_ns sh -c 'echo $$ > "$0"; exec "$@"' "$work/b.pid" \
+		timeout 900 "$backend" -l 0-1 "${eal[@]}" -m "$mem" --file-prefix "$prefix-b" \
+		--vdev net_tap0,iface=vurtap -- "$@" --idle-sleep 50 \
+		> "$work/b.log" 2>&1 &
+	ns_pid=$!
+	wait_log "$work/b.pid" '^[0-9]+$' 10
+	b_pid=$(cat "$work/b.pid")
+	wait_log "$work/b.log" "^serving $n device" 30 ||
+		fail "the backend starts" "$(tail -5 "$work/b.log")"
+	in_ns ip link set lo up
+	in_ns ip addr add 10.0.0.254/24 dev vurtap
+	in_ns ip link set vurtap up
+}

@@ -30,26 +30,7 @@ set -uo pipefail
 
 # GUEST_DIR: another image directory than the shared one (e.g. while trying a change of
 # scripts/guest-image.sh without remaking the image other worktrees use)
-guest=${GUEST_DIR:-$src/.sdk/guest}
-backend=$build/app/vhost-user-rdma/vhost-user-rdma
-perf=$build/app/vrdma-perf/vrdma-perf
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root for a network namespace"
-	exit 77
-fi
-for need in qemu-system-x86_64 ip; do
-	command -v "$need" >/dev/null || { fail "$need is installed (scripts/setup.sh)"; finish; exit 1; }
-done
-"$src/scripts/guest-image.sh" "$guest" > "$work/image.log" 2>&1 ||
-	{ fail "the guest image builds" "$(tail -5 "$work/image.log")"; finish; exit 1; }
-
-ns=omniplane-qcm-$$
-guestmac=52:54:00:12:34:56
-eal=(--no-huge --no-pci --no-telemetry --log-level=lib.eal:warning
-     --log-level=lib.vhost.config:warning --log-level=pmd.net.tap:error)
-ip netns add "$ns" || { fail "a network namespace can be made"; finish; exit 1; }
-on_exit 'ip netns del "$ns" 2>/dev/null'
-in_ns() { ip netns exec "$ns" "$@"; }
+qemu_prepare omniplane-qcm-$$
 
 # the runs: NAME ROLE SIZE (ours; device k+1, GID 10.0.0.1k, port 7174+k)
 runs=("s64 server 64" "s4k server 4000" "c64 client 64" "c4k client 4000")
@@ -57,18 +38,7 @@ socks=(-s "$work/g.sock")
 for k in "${!runs[@]}"; do
 	socks+=(-s "$work/d$k.sock")
 done
-in_ns sh -c 'echo $$ > "$0"; exec "$@"' "$work/b.pid" \
-	timeout 900 "$backend" -l 0-1 "${eal[@]}" -m 1024 --file-prefix "$prefix-b" \
-	--vdev net_tap0,iface=vurtap -- "${socks[@]}" --idle-sleep 50 \
-	> "$work/b.log" 2>&1 &
-ns_pid=$!
-wait_log "$work/b.pid" '^[0-9]+$' 10
-b_pid=$(cat "$work/b.pid")
-wait_log "$work/b.log" "^serving $((${#runs[@]} + 1)) device" 30 ||
-	fail "the backend starts" "$(tail -5 "$work/b.log")"
-in_ns ip link set lo up
-in_ns ip addr add 10.0.0.254/24 dev vurtap
-in_ns ip link set vurtap up
+qemu_backend 1024 "${socks[@]}"
 
 # first the guest's REQ for a port nobody listens on (our server on 10.0.0.11 listens on 7174)
 cmds=("omni.perf=rping,-c,-a,10.0.0.11,-p,7199")

@@ -34,52 +34,14 @@
 set -uo pipefail
 . "$1/tests/system/lib.sh"
 
-guest=$src/.sdk/guest
-backend=$build/app/vhost-user-rdma/vhost-user-rdma
-perf=$build/app/vrdma-perf/vrdma-perf
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root for a network namespace"
-	exit 77
-fi
-for need in qemu-system-x86_64 ip; do
-	command -v "$need" >/dev/null || { fail "$need is installed (scripts/setup.sh)"; finish; exit 1; }
-done
-# The image scripts/setup.sh built; made here only when it is missing.
-if [ ! -s "$guest/vmlinuz" ] || [ ! -s "$guest/initrd.img" ]; then
-	"$src/scripts/guest-image.sh" "$guest" > "$work/image.log" 2>&1 ||
-		{ fail "the guest image builds" "$(tail -5 "$work/image.log")"; finish; exit 1; }
-fi
-
-ns=omniplane-qemu-$$
+qemu_prepare omniplane-qemu-$$
 dev0=02:56:52:44:4d:00
 dev1=02:56:52:44:4d:01
 dev2=02:56:52:44:4d:02
-# QEMU gives the guest's NIC its own MAC (its default for the first NIC),
-# not the device's: the switch learns it
-guestmac=52:54:00:12:34:56
-eal=(--no-huge --no-pci --no-telemetry --log-level=lib.eal:warning
-     --log-level=lib.vhost.config:warning --log-level=pmd.net.tap:error)
-ip netns add "$ns" || { fail "a network namespace can be made"; finish; exit 1; }
-on_exit 'ip netns del "$ns" 2>/dev/null'
-in_ns() { ip netns exec "$ns" "$@"; }
 
 
 # --- the backend, its tap wire in the namespace, the namespace's address
-# (through a shell that records its own pid and execs: the signals go to
-# the backend's timeout, not to ip)
-in_ns sh -c 'echo $$ > "$0"; exec "$@"' "$work/b.pid" \
-	timeout 900 "$backend" -l 0-1 "${eal[@]}" -m 256 --file-prefix "$prefix-b" \
-	--vdev net_tap0,iface=vurtap -- \
-	-s "$work/g.sock" -s "$work/r.sock" -s "$work/u.sock" --idle-sleep 50 \
-	> "$work/b.log" 2>&1 &
-ns_pid=$!
-wait_log "$work/b.pid" '^[0-9]+$' 10
-b_pid=$(cat "$work/b.pid")
-wait_log "$work/b.log" '^serving 3 device' 30 ||
-	fail "the backend starts" "$(tail -5 "$work/b.log")"
-in_ns ip link set lo up
-in_ns ip addr add 10.0.0.254/24 dev vurtap
-in_ns ip link set vurtap up
+qemu_backend 256 -s "$work/g.sock" -s "$work/r.sock" -s "$work/u.sock"
 
 # --- the two pingpong servers (their TCP exchange on the namespace's stack)
 pp() { # NAME SOCKET rc|ud PORT GID-IP SIZE [--peer-mac MAC]
