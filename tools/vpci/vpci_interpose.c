@@ -243,6 +243,10 @@ vpci_real_open(const char *path, int flags, int mode)
 	return real_open64(path, flags, mode);
 }
 
+/*
+ * The plain names are aliases of the *64 ones: on x86-64 (LP64) off_t is
+ * off64_t and glibc's pairs are one function, so one body serves both.
+ */
 VPCI_EXPORT int
 open64(const char *path, int flags, ...)
 {
@@ -259,21 +263,8 @@ open64(const char *path, int flags, ...)
 	return vpci_real_open(path, flags, mode);
 }
 
-VPCI_EXPORT int
-open(const char *path, int flags, ...)
-{
-	char buf[PATH_MAX];
-	va_list ap;
-	int mode, fd;
-
-	va_start(ap, flags);
-	mode = open_mode(flags, ap);
-	va_end(ap);
-	fd = open_ours(&path, flags, buf);
-	if (fd != -2)
-		return fd;
-	return vpci_real_open(path, flags, mode);
-}
+VPCI_EXPORT int open(const char *path, int flags, ...)
+	__attribute__((alias("open64")));
 
 VPCI_EXPORT int
 openat64(int dirfd, const char *path, int flags, ...)
@@ -292,22 +283,8 @@ openat64(int dirfd, const char *path, int flags, ...)
 	return real_openat64(dirfd, path, flags, mode);
 }
 
-VPCI_EXPORT int
-openat(int dirfd, const char *path, int flags, ...)
-{
-	char buf[PATH_MAX];
-	va_list ap;
-	int mode, fd;
-	REAL(openat);
-
-	va_start(ap, flags);
-	mode = open_mode(flags, ap);
-	va_end(ap);
-	fd = open_ours(&path, flags, buf);
-	if (fd != -2)
-		return fd;
-	return real_openat(dirfd, path, flags, mode);
-}
+VPCI_EXPORT int openat(int dirfd, const char *path, int flags, ...)
+	__attribute__((alias("openat64")));
 
 /* fopen on a vpci path: the redirect, or through our open for the fds. */
 static FILE *
@@ -349,17 +326,8 @@ fopen64(const char *path, const char *mode)
 	return done ? f : real_fopen64(path, mode);
 }
 
-VPCI_EXPORT FILE *
-fopen(const char *path, const char *mode)
-{
-	char buf[PATH_MAX];
-	bool done;
-	FILE *f;
-	REAL(fopen);
-
-	f = fopen_ours(&path, mode, buf, &done);
-	return done ? f : real_fopen(path, mode);
-}
+VPCI_EXPORT FILE *fopen(const char *path, const char *mode)
+	__attribute__((alias("fopen64")));
 
 /* stat/access: the fds' paths exist (as the tree's root), the rest redirected. */
 static int
@@ -532,16 +500,8 @@ mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
 	return vpci_real_mmap(addr, len, prot, flags, fd, off);
 }
 
-VPCI_EXPORT void *
-mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-	struct vpci_dev *dev;
-
-	dev = device_of(fd);
-	if (dev != NULL)
-		return vpci_device_mmap(dev, addr, len, flags, off);
-	return vpci_real_mmap(addr, len, prot, flags, fd, off);
-}
+VPCI_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+	__attribute__((alias("mmap64")));
 
 VPCI_EXPORT int
 munmap(void *addr, size_t len)
@@ -573,17 +533,8 @@ pread64(int fd, void *buf, size_t n, off64_t off)
 	return real_pread64(fd, buf, n, off);
 }
 
-VPCI_EXPORT ssize_t
-pread(int fd, void *buf, size_t n, off_t off)
-{
-	struct vpci_dev *dev;
-	REAL(pread);
-
-	dev = device_of(fd);
-	if (dev != NULL)
-		return ret_errno(vpci_device_pread(dev, buf, n, off));
-	return real_pread(fd, buf, n, off);
-}
+VPCI_EXPORT ssize_t pread(int fd, void *buf, size_t n, off_t off)
+	__attribute__((alias("pread64")));
 
 VPCI_EXPORT ssize_t
 pwrite64(int fd, const void *buf, size_t n, off64_t off)
@@ -597,14 +548,5 @@ pwrite64(int fd, const void *buf, size_t n, off64_t off)
 	return real_pwrite64(fd, buf, n, off);
 }
 
-VPCI_EXPORT ssize_t
-pwrite(int fd, const void *buf, size_t n, off_t off)
-{
-	struct vpci_dev *dev;
-	REAL(pwrite);
-
-	dev = device_of(fd);
-	if (dev != NULL)
-		return ret_errno(vpci_device_pwrite(dev, buf, n, off));
-	return real_pwrite(fd, buf, n, off);
-}
+VPCI_EXPORT ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+	__attribute__((alias("pwrite64")));
